@@ -1,0 +1,255 @@
+// Benchmark for the server-sent events framing layer (ServerSentEventParser and
+// ServerSentEventStream). Run through Scripts/bench-sse.sh, which builds it in release.
+//
+// Usage:
+//   bench-sse framing [runs]        MB/s and events/s on synthetic chat and Responses streams
+//   bench-sse rss <multiplier>      peak RSS (kB) after streaming multiplier x 100,000 events
+//                                   from a generator through ServerSentEventStream
+
+import Foundation
+
+#if canImport(OpenAI)
+    import OpenAI
+#endif
+
+// MARK: - Synthetic streams
+
+/// Deterministic pseudo-random numbers (SplitMix64) so every run sees the same bytes.
+struct SplitMix64 {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func token(_ length: Int) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
+    }
+}
+
+let words = [
+    "The", " quick", " brown", " fox", " jumps", " over", " the", " lazy", " dog", ".", " Streaming", " responses",
+    " arrive", " as", " small", " deltas", ",", " each", " one", " a", " JSON", " object", " \\\"quoted\\\"", " café",
+    " 😀", "\\n",
+]
+
+/// The `index`-th frame of a Chat Completions stream (`data: {chat.completion.chunk}` + blank line).
+func chatFrame(_ index: Int, _ random: inout SplitMix64) -> String {
+    let content = words[index % words.count]
+    return "data: {\"id\":\"chatcmpl-BfW1lGM0GNMpHFyaqBHjOyf4pgETx\",\"object\":\"chat.completion.chunk\","
+        + "\"created\":1780693557,\"model\":\"gpt-4o-2024-08-06\",\"service_tier\":\"default\","
+        + "\"system_fingerprint\":\"fp_58b2b3ae96\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"\(content)\"},"
+        + "\"logprobs\":null,\"finish_reason\":null}],\"usage\":null,\"obfuscation\":\"\(random.token(Int(random.next() % 12) + 3))\"}\n\n"
+}
+
+/// The `index`-th frame of a Responses stream (`event:` + `data:` lines, mostly text deltas with a
+/// larger snapshot event every 500 frames).
+func responsesFrame(_ index: Int, _ random: inout SplitMix64) -> String {
+    if index % 500 == 0 {
+        let text = (0..<200).map { words[($0 + index) % words.count] }.joined()
+        return
+            "event: response.output_text.done\ndata: {\"type\":\"response.output_text.done\",\"sequence_number\":\(index),"
+            + "\"item_id\":\"msg_0b70e4946283a4df0068c9ef5f6b4881949f1b7c5ee04fa7cd\",\"output_index\":0,"
+            + "\"content_index\":0,\"text\":\"\(text)\",\"logprobs\":[]}\n\n"
+    }
+    return
+        "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"sequence_number\":\(index),"
+        + "\"item_id\":\"msg_0b70e4946283a4df0068c9ef5f6b4881949f1b7c5ee04fa7cd\",\"output_index\":0,"
+        + "\"content_index\":0,\"delta\":\"\(words[index % words.count])\",\"logprobs\":[],"
+        + "\"obfuscation\":\"\(random.token(Int(random.next() % 12) + 3))\"}\n\n"
+}
+
+func makeStream(events: Int, frame: (Int, inout SplitMix64) -> String, done: Bool) -> [UInt8] {
+    var random = SplitMix64(state: 42)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(events * 400)
+    for index in 0..<events { bytes.append(contentsOf: frame(index, &random).utf8) }
+    if done { bytes.append(contentsOf: "data: [DONE]\n\n".utf8) }
+    return bytes
+}
+
+// MARK: - Measurements
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// Feeds `bytes` in chunks of `chunkSize` bytes; returns (seconds, events).
+func frameOnce(_ bytes: [UInt8], chunkSize: Int, reuseArray: Bool) -> (Double, Int) {
+    var parser = ServerSentEventParser()
+    var events: [ServerSentEvent] = []
+    var count = 0
+    var checksum = 0
+    let start = now()
+    var offset = 0
+    while offset < bytes.count {
+        let end = min(offset + chunkSize, bytes.count)
+        if reuseArray {
+            parser.consume(bytes[offset..<end], into: &events)
+            count += events.count
+            for event in events { checksum &+= event.data.utf8.count }
+            events.removeAll(keepingCapacity: true)
+        } else {
+            for event in parser.consume(bytes[offset..<end]) {
+                count += 1
+                checksum &+= event.data.utf8.count
+            }
+        }
+        offset = end
+    }
+    count += parser.finish().count
+    let seconds = Double(now() - start) / 1e9
+    precondition(checksum > 0)
+    return (seconds, count)
+}
+
+struct FramingResult {
+    var mbPerSecond: Double
+    var eventsPerSecond: Double
+    var events: Int
+}
+
+func benchFraming(name: String, bytes: [UInt8], expectedEvents: Int, chunkSize: Int, reuseArray: Bool, runs: Int)
+    -> FramingResult
+{
+    var rates: [Double] = []
+    var eventRates: [Double] = []
+    var events = 0
+    for _ in 0..<runs {
+        let (seconds, count) = frameOnce(bytes, chunkSize: chunkSize, reuseArray: reuseArray)
+        precondition(count == expectedEvents, "\(name): \(count) events, expected \(expectedEvents)")
+        events = count
+        rates.append(Double(bytes.count) / 1e6 / seconds)
+        eventRates.append(Double(count) / seconds)
+    }
+    let result = FramingResult(mbPerSecond: median(rates), eventsPerSecond: median(eventRates), events: events)
+    let sink = reuseArray ? "consume(_:into:)" : "consume(_:) -> [ServerSentEvent]"
+    print(
+        "\(name): \(String(format: "%.1f", Double(bytes.count) / 1e6)) MB, \(events) events, "
+            + "\(chunkSize)-byte chunks, \(sink): "
+            + "\(String(format: "%.0f", result.mbPerSecond)) MB/s, \(String(format: "%.0f", result.eventsPerSecond)) events/s "
+            + "(median of \(runs); min \(String(format: "%.0f", rates.min()!)), max \(String(format: "%.0f", rates.max()!)) MB/s)"
+    )
+    return result
+}
+
+/// Measures the async `ServerSentEventStream` over an `AsyncStream` of pre-split chunks.
+func benchAsyncStream(name: String, bytes: [UInt8], expectedEvents: Int, chunkSize: Int, runs: Int) async throws {
+    var rates: [Double] = []
+    for _ in 0..<runs {
+        let chunks = stride(from: 0, to: bytes.count, by: chunkSize).map {
+            Array(bytes[$0..<min($0 + chunkSize, bytes.count)])
+        }
+        let source = AsyncStream<[UInt8]> { continuation in
+            for chunk in chunks { continuation.yield(chunk) }
+            continuation.finish()
+        }
+        let start = now()
+        var count = 0
+        for try await _ in ServerSentEventStream(source) { count += 1 }
+        let seconds = Double(now() - start) / 1e9
+        precondition(count == expectedEvents)
+        rates.append(Double(bytes.count) / 1e6 / seconds)
+    }
+    print(
+        "\(name) via ServerSentEventStream(AsyncStream<[UInt8]>), \(chunkSize)-byte chunks: "
+            + "\(String(format: "%.0f", median(rates))) MB/s (median of \(runs))"
+    )
+}
+
+// MARK: - RSS
+
+/// Chunks of a synthetic chat stream built on demand, so the input is never held in memory.
+struct GeneratedChunks: AsyncSequence {
+    typealias Element = [UInt8]
+    typealias Failure = Never
+    let events: Int
+    let chunkSize: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let events: Int
+        let chunkSize: Int
+        var index = 0
+        var random = SplitMix64(state: 7)
+        var carry: [UInt8] = []
+
+        mutating func next(isolation actor: isolated (any Actor)?) async -> [UInt8]? {
+            nextChunk()
+        }
+
+        mutating func next() async -> [UInt8]? {
+            nextChunk()
+        }
+
+        mutating func nextChunk() -> [UInt8]? {
+            while carry.count < chunkSize, index <= events {
+                if index == events {
+                    carry.append(contentsOf: "data: [DONE]\n\n".utf8)
+                } else {
+                    carry.append(contentsOf: chatFrame(index, &random).utf8)
+                }
+                index += 1
+            }
+            if carry.isEmpty { return nil }
+            let size = Swift.min(chunkSize, carry.count)
+            let chunk = Array(carry[0..<size])
+            carry.removeFirst(size)
+            return chunk
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(events: events, chunkSize: chunkSize) }
+}
+
+func peakRSSKilobytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? -1
+    }
+    return -1
+}
+
+// MARK: - Main
+
+let arguments = CommandLine.arguments.dropFirst()
+switch arguments.first {
+case "rss":
+    let multiplier = Int(arguments.dropFirst().first ?? "1") ?? 1
+    let events = 100_000 * multiplier
+    var count = 0
+    var bytes = 0
+    for try await event in ServerSentEventStream(GeneratedChunks(events: events, chunkSize: 16_384)) {
+        count += 1
+        bytes &+= event.data.utf8.count
+    }
+    precondition(count == events + 1, "\(count) events, expected \(events + 1)")
+    print("rss_events: \(count)")
+    print("rss_data_bytes: \(bytes)")
+    print("peak_rss_kb: \(peakRSSKilobytes())")
+default:
+    let runs = Int(arguments.dropFirst().first ?? "7") ?? 7
+    let chat = makeStream(events: 100_000, frame: chatFrame, done: true)
+    let responses = makeStream(events: 100_000, frame: responsesFrame, done: false)
+    var headline: [Double] = []
+    for (name, bytes, expected) in [("chat", chat, 100_001), ("responses", responses, 100_000)] {
+        for chunkSize in [1_024, 16_384, 65_536] {
+            let result = benchFraming(
+                name: name, bytes: bytes, expectedEvents: expected, chunkSize: chunkSize, reuseArray: true, runs: runs)
+            if chunkSize == 16_384 { headline.append(result.mbPerSecond) }
+        }
+        _ = benchFraming(
+            name: name, bytes: bytes, expectedEvents: expected, chunkSize: 16_384, reuseArray: false, runs: runs)
+        try await benchAsyncStream(name: name, bytes: bytes, expectedEvents: expected, chunkSize: 16_384, runs: 3)
+    }
+    // Headline: the slower of the two streams, 16 KiB chunks, reused event array.
+    print("framing_mb_per_s_chat: \(String(format: "%.0f", headline[0]))")
+    print("framing_mb_per_s_responses: \(String(format: "%.0f", headline[1]))")
+    print("framing_mb_per_s: \(String(format: "%.0f", headline.min()!))")
+}

@@ -1,0 +1,198 @@
+/// The Swift-shaped model the renderer prints. Every shape decision is made before this point
+/// (in Translation); the renderer only prints.
+
+/// A reference to a Swift type.
+public indirect enum TypeRef: Hashable, Sendable {
+    /// A generated or hand-written type by its full Swift path, e.g. `Response.Output`.
+    case named(String)
+    case string
+    case int
+    case double
+    case bool
+    /// `Foundation.Data`: binary bodies.
+    case data
+    /// A file to upload in a multipart form.
+    case file
+    /// Free-form JSON.
+    case json
+    case array(TypeRef)
+    case dictionary(TypeRef)
+
+    /// The Swift spelling.
+    public var swift: String {
+        switch self {
+        case .named(let name): return name
+        case .string: return "Swift.String"
+        case .int: return "Swift.Int"
+        case .double: return "Swift.Double"
+        case .bool: return "Swift.Bool"
+        case .data: return "Foundation.Data"
+        case .file: return "FileUpload"
+        case .json: return "JSONValue"
+        case .array(let element): return "[\(element.swift)]"
+        case .dictionary(let value): return "[Swift.String: \(value.swift)]"
+        }
+    }
+}
+
+/// Documentation carried to a declaration.
+public struct Documentation: Hashable, Sendable {
+    public var summary: String?
+    /// Where it came from: a JSON pointer or an HTTP route.
+    public var remark: String
+    public var deprecated: Bool
+
+    public init(summary: String?, remark: String, deprecated: Bool = false) {
+        self.summary = summary
+        self.remark = remark
+        self.deprecated = deprecated
+    }
+}
+
+public struct Property: Hashable, Sendable {
+    /// Swift name, back-quoted if needed.
+    public var name: String
+    /// JSON member name.
+    public var wireName: String
+    public var type: TypeRef
+    public var required: Bool
+    /// `null` is a valid value: required-and-nullable properties encode `nil` as `null`.
+    public var nullable: Bool
+    /// A constant written by the encoder and checked by the decoder; not stored.
+    public var constant: String?
+    /// Stored in a heap box to break a recursive value type.
+    public var boxed: Bool
+    public var documentation: Documentation
+
+    /// Whether the Swift type is optional.
+    public var isOptional: Bool { !required || nullable }
+}
+
+public struct StructDecl: Hashable, Sendable {
+    public var name: String
+    public var documentation: Documentation
+    public var properties: [Property]
+    /// `additionalProperties` alongside named properties: stored as a dictionary.
+    public var additionalProperties: TypeRef?
+    /// Also encodable as `multipart/form-data`.
+    public var multipart: Bool
+    public var nested: [Declaration]
+}
+
+public struct EnumValue: Hashable, Sendable {
+    public var name: String
+    public var rawValue: String
+}
+
+public struct OpenEnumDecl: Hashable, Sendable {
+    public var name: String
+    public var documentation: Documentation
+    public var values: [EnumValue]
+}
+
+public struct UnionCase: Hashable, Sendable {
+    public var name: String
+    public var type: TypeRef
+    /// Discriminator values that select this case; empty when chosen by trying to decode.
+    public var discriminatorValues: [String]
+    public var documentation: String?
+}
+
+public struct UnionDecl: Hashable, Sendable {
+    public var name: String
+    public var documentation: Documentation
+    /// The JSON member that names the variant, when there is one.
+    public var discriminator: String?
+    public var cases: [UnionCase]
+    /// Cases hold the union itself through a cycle: `indirect enum`.
+    public var isIndirect: Bool
+    public var nested: [Declaration]
+}
+
+public struct AliasDecl: Hashable, Sendable {
+    public var name: String
+    public var documentation: Documentation
+    public var target: TypeRef
+}
+
+public indirect enum Declaration: Hashable, Sendable {
+    case structure(StructDecl)
+    case openEnum(OpenEnumDecl)
+    case union(UnionDecl)
+    case alias(AliasDecl)
+
+    public var name: String {
+        switch self {
+        case .structure(let decl): decl.name
+        case .openEnum(let decl): decl.name
+        case .union(let decl): decl.name
+        case .alias(let decl): decl.name
+        }
+    }
+}
+
+/// A top-level declaration with the API area whose file it goes in.
+public struct TopLevelDeclaration: Hashable, Sendable {
+    public var declaration: Declaration
+    public var area: String
+    /// The component schema it came from, or nil for synthesized ones.
+    public var schemaName: String?
+}
+
+public struct OperationParameter: Hashable, Sendable {
+    public enum Location: String, Hashable, Sendable { case path, query, header }
+    public var name: String
+    public var wireName: String
+    public var location: Location
+    public var type: TypeRef
+    public var required: Bool
+    public var documentation: String?
+}
+
+public enum RequestBodyKind: Hashable, Sendable {
+    case json(TypeRef)
+    case multipart(TypeRef)
+    /// A text body with this content type (e.g. `application/sdp`).
+    case text(contentType: String)
+}
+
+public enum ResponseKind: Hashable, Sendable {
+    case json(TypeRef)
+    case binary
+    case text
+    case none
+}
+
+public struct OperationDecl: Hashable, Sendable {
+    public var operationID: String
+    /// Resource chain from the client, e.g. `["chat", "completions"]`.
+    public var resourcePath: [String]
+    public var methodName: String
+    public var httpMethod: String
+    /// Path without the query part.
+    public var path: String
+    /// Fixed query items carried in the spec's path (`/responses?beta=true`).
+    public var fixedQuery: [(String, String)]
+    public var parameters: [OperationParameter]
+    public var bodies: [RequestBodyKind]
+    public var bodyRequired: Bool
+    public var response: ResponseKind
+    public var streams: Bool
+    public var adminAuthentication: Bool
+    public var documentation: Documentation
+    public var area: String
+
+    public static func == (lhs: OperationDecl, rhs: OperationDecl) -> Bool {
+        lhs.operationID == rhs.operationID
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(operationID) }
+}
+
+/// The whole translated API.
+public struct APIModel: Sendable {
+    public var declarations: [TopLevelDeclaration]
+    public var operations: [OperationDecl]
+    /// Webhook payload union members: (event name as sent, payload type).
+    public var webhooks: [(name: String, type: TypeRef)]
+}

@@ -1,0 +1,141 @@
+/// The only place Swift identifiers are invented: case conversion, initialisms, keywords and
+/// reserved names.
+public enum Naming {
+    /// Words written in upper case everywhere but at the start of a lowerCamelCase name.
+    static let initialisms: [String: String] = [
+        "id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs", "uri": "URI", "api": "API",
+        "json": "JSON", "http": "HTTP", "sdp": "SDP", "sip": "SIP", "mcp": "MCP", "ip": "IP",
+    ]
+
+    /// Swift keywords that must be back-quoted as identifiers.
+    static let keywords: Set<String> = [
+        "associatedtype", "class", "deinit", "enum", "extension", "fileprivate", "func", "import", "init",
+        "inout", "internal", "let", "open", "operator", "private", "precedencegroup", "protocol", "public",
+        "rethrows", "static", "struct", "subscript", "typealias", "var", "break", "case", "catch",
+        "continue", "default", "defer", "do", "else", "fallthrough", "for", "guard", "if", "in", "repeat",
+        "return", "throw", "switch", "where", "while", "as", "Any", "false", "is", "nil", "self", "Self",
+        "super", "throws", "true", "try", "await", "async", "consume", "copy", "discard", "borrowing",
+        "consuming", "package", "some", "any", "Type", "Protocol", "_",
+    ]
+
+    /// Type names that cannot be used for a nested type even with back-quotes, or that would hide
+    /// a name the generated code uses.
+    static let reservedTypeNames: Set<String> = [
+        "Type", "Protocol", "Self", "Any", "CodingKeys", "Swift", "Foundation", "OpenAI",
+    ]
+
+    /// Splits `text` into words at `_`, `-`, `.`, `/`, spaces and other punctuation, and at
+    /// lower-to-upper case changes (`fileId` → `file`, `Id`; `JSONSchema` → `JSON`, `Schema`).
+    public static func words(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        let scalars = Array(text.unicodeScalars)
+        func flush() {
+            if !current.isEmpty { words.append(current) }
+            current = ""
+        }
+        for (index, scalar) in scalars.enumerated() {
+            let isAlnum = scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+            guard isAlnum, scalar.isASCII else {
+                flush()
+                continue
+            }
+            if let last = current.unicodeScalars.last {
+                let isUpper = ("A"..."Z").contains(scalar)
+                let lastIsLower = ("a"..."z").contains(last)
+                let lastIsUpper = ("A"..."Z").contains(last)
+                let lastIsDigit = ("0"..."9").contains(last)
+                let nextIsLower = index + 1 < scalars.count && ("a"..."z").contains(scalars[index + 1])
+                if isUpper && (lastIsLower || lastIsDigit) {
+                    flush()
+                } else if isUpper && lastIsUpper && nextIsLower {
+                    flush()
+                }
+            }
+            current.unicodeScalars.append(scalar)
+        }
+        flush()
+        return words
+    }
+
+    private static func capitalized(_ word: String) -> String {
+        if let initialism = initialisms[word.lowercased()] { return initialism }
+        return word.prefix(1).uppercased() + word.dropFirst()
+    }
+
+    /// Joins words; between two words that both are, or end and start, with digits, puts `_` so
+    /// that `gpt-4.1` and `gpt-41` stay apart.
+    private static func join(_ parts: [String]) -> String {
+        var result = ""
+        for part in parts {
+            if let last = result.last, last.isNumber, part.first?.isNumber == true { result += "_" }
+            result += part
+        }
+        return result
+    }
+
+    /// `UpperCamelCase` for a type: `create_chat_completion` → `CreateChatCompletion`,
+    /// `file_id` → `FileID`. Not escaped; see ``typeName(_:)``.
+    public static func upperCamel(_ text: String) -> String {
+        let parts = words(text).map { word -> String in
+            let isAllUpper = word.allSatisfy { $0.isUppercase || $0.isNumber }
+            return capitalized(isAllUpper && word.count > 1 && initialisms[word.lowercased()] == nil
+                ? word.lowercased() : word)
+        }
+        return join(parts)
+    }
+
+    /// `lowerCamelCase` for a member: `file_id` → `fileID`, `JSONSchema` → `jsonSchema`.
+    public static func lowerCamel(_ text: String) -> String {
+        let parts = words(text)
+        guard let first = parts.first else { return "" }
+        let head = first.lowercased()
+        let tail = parts.dropFirst().map { word -> String in
+            let isAllUpper = word.allSatisfy { $0.isUppercase || $0.isNumber }
+            return capitalized(isAllUpper && word.count > 1 && initialisms[word.lowercased()] == nil
+                ? word.lowercased() : word)
+        }
+        return join([head] + tail)
+    }
+
+    /// A type name for `text`, never empty, never starting with a digit, never reserved.
+    public static func typeName(_ text: String) -> String {
+        var name = upperCamel(text)
+        if name.isEmpty { name = "Value" }
+        if name.first!.isNumber { name = "_" + name }
+        if reservedTypeNames.contains(name) { name += "Value" }
+        return name
+    }
+
+    /// A member name (property, case, static member, parameter label) for `text`, back-quoted
+    /// when it is a keyword.
+    public static func memberName(_ text: String) -> String {
+        var name = lowerCamel(text)
+        if name.isEmpty { name = "value" }
+        if name.first!.isNumber { name = "_" + name }
+        return escaped(name)
+    }
+
+    /// Back-quotes `name` when it is a Swift keyword.
+    public static func escaped(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// `name` without back-quotes.
+    public static func unescaped(_ name: String) -> String {
+        name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+    }
+
+    /// A singular form of a plural property name for naming an inline array item type:
+    /// `messages` → `Message`, `entries` → `Entry`; otherwise `<Name>Item`.
+    public static func itemTypeName(_ propertyName: String) -> String {
+        let base = typeName(propertyName)
+        if base.hasSuffix("ies"), base.count > 4 { return String(base.dropLast(3)) + "y" }
+        if base.hasSuffix("s"), !base.hasSuffix("ss"), !base.hasSuffix("us"), !base.hasSuffix("is"),
+            base.count > 3
+        {
+            return String(base.dropLast())
+        }
+        return base + "Item"
+    }
+}

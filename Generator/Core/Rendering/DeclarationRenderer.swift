@@ -1,0 +1,286 @@
+import Foundation
+
+/// Prints IR declarations as Swift. Makes no decisions: every name and shape comes from the IR.
+struct DeclarationRenderer {
+    /// `public`, `package` or `internal`.
+    let access: String
+
+    func render(_ declaration: Declaration, into printer: inout CodePrinter) {
+        switch declaration {
+        case .structure(let decl): renderStruct(decl, into: &printer)
+        case .openEnum(let decl): renderOpenEnum(decl, into: &printer)
+        case .union(let decl): renderUnion(decl, into: &printer)
+        case .alias(let decl):
+            printer.documentation(decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
+                                  extra: deprecationNote(decl.documentation))
+            printer.line("\(access) typealias \(decl.name) = \(decl.target.swift)")
+        }
+    }
+
+    func deprecationNote(_ documentation: Documentation) -> [String] {
+        documentation.deprecated ? ["- Important: Deprecated in the OpenAI API."] : []
+    }
+
+    /// The Swift type of a stored property.
+    func propertyType(_ property: Property) -> String {
+        property.isOptional ? "\(property.type.swift)?" : property.type.swift
+    }
+
+    /// The identifier of a property's storage, when it differs from its public name.
+    func storageName(_ property: Property) -> String {
+        property.boxed || property.documentation.deprecated ? "_" + Naming.unescaped(property.name) : property.name
+    }
+
+    func renderStruct(_ decl: StructDecl, into printer: inout CodePrinter) {
+        let stored = decl.properties.filter { $0.constant == nil }
+        let constants = decl.properties.filter { $0.constant != nil }
+        printer.documentation(
+            decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
+            extra: deprecationNote(decl.documentation))
+        let conformances = decl.multipart ? "Codable, Hashable, Sendable, MultipartFormEncodable" : "Codable, Hashable, Sendable"
+        printer.block("\(access) struct \(decl.name): \(conformances)") { body in
+            for property in stored {
+                let summary = CodePrinter.commentLines(property.documentation.summary)
+                let type = propertyType(property)
+                if property.boxed {
+                    body.line("private var \(storageName(property)): Indirect<\(property.type.swift)>\(property.isOptional ? "?" : "")")
+                    body.documentation(summary.isEmpty ? nil : summary.joined(separator: "\n"))
+                    if property.documentation.deprecated { body.line("@available(*, deprecated)") }
+                    body.block("\(access) var \(property.name): \(type)") { accessor in
+                        if property.isOptional {
+                            accessor.line("get { \(storageName(property))?.value }")
+                            accessor.line("set { \(storageName(property)) = newValue.map(Indirect.init) }")
+                        } else {
+                            accessor.line("get { \(storageName(property)).value }")
+                            accessor.line("set { \(storageName(property)) = Indirect(newValue) }")
+                        }
+                    }
+                } else if property.documentation.deprecated {
+                    body.line("private var \(storageName(property)): \(type)")
+                    body.documentation(summary.isEmpty ? nil : summary.joined(separator: "\n"))
+                    body.line("@available(*, deprecated)")
+                    body.block("\(access) var \(property.name): \(type)") { accessor in
+                        accessor.line("get { \(storageName(property)) }")
+                        accessor.line("set { \(storageName(property)) = newValue }")
+                    }
+                } else {
+                    body.documentation(summary.isEmpty ? nil : summary.joined(separator: "\n"))
+                    body.line("\(access) var \(property.name): \(type)")
+                }
+            }
+            if let additional = decl.additionalProperties {
+                body.line("/// Members not declared by the schema (`additionalProperties`).")
+                body.line("\(access) var additionalProperties: [Swift.String: \(additional.swift)]")
+            }
+            if !stored.isEmpty || decl.additionalProperties != nil { body.line() }
+            renderMemberwiseInit(decl, stored: stored, into: &body)
+            body.line()
+            let keyed = stored + constants
+            if !keyed.isEmpty {
+                body.block("enum CodingKeys: Swift.String, CodingKey") { keys in
+                    for property in keyed {
+                        let name = Naming.unescaped(property.name)
+                        let caseName = Naming.escaped(name)
+                        keys.line(name == property.wireName ? "case \(caseName)" : "case \(caseName) = \(property.wireName.swiftLiteral)")
+                    }
+                }
+                body.line()
+            }
+            renderDecoder(decl, stored: stored, constants: constants, into: &body)
+            body.line()
+            renderEncoder(decl, stored: stored, constants: constants, into: &body)
+            if decl.multipart {
+                body.line()
+                body.block("func encode(to form: inout MultipartForm) throws") { method in
+                    for property in decl.properties {
+                        if let constant = property.constant {
+                            method.line("try form.append(\(property.wireName.swiftLiteral), \(constant.swiftLiteral))")
+                        } else {
+                            let suffix = property.boxed ? (property.isOptional ? "?.value" : ".value") : ""
+                            method.line("try form.append(\(property.wireName.swiftLiteral), self.\(storageName(property))\(suffix))")
+                        }
+                    }
+                }
+            }
+            for nested in decl.nested {
+                body.line()
+                render(nested, into: &body)
+            }
+        }
+    }
+
+    func renderMemberwiseInit(_ decl: StructDecl, stored: [Property], into printer: inout CodePrinter) {
+        var parameters = stored.map { property -> String in
+            let label = property.name
+            return property.isOptional ? "\(label): \(propertyType(property)) = nil" : "\(label): \(propertyType(property))"
+        }
+        if let additional = decl.additionalProperties {
+            parameters.append("additionalProperties: [Swift.String: \(additional.swift)] = [:]")
+        }
+        var docs: [String] = []
+        if !parameters.isEmpty {
+            docs.append("- Parameters:")
+            for property in stored {
+                let first = CodePrinter.commentLines(property.documentation.summary).first ?? "The `\(property.wireName)` member."
+                docs.append("  - \(Naming.unescaped(property.name)): \(first)")
+            }
+            if decl.additionalProperties != nil { docs.append("  - additionalProperties: Members not declared by the schema.") }
+        }
+        printer.documentation("Creates a `\(decl.name)`.", extra: docs)
+        let signature = parameters.isEmpty ? "\(access) init()" : "\(access) init(\n        \(parameters.joined(separator: ",\n        "))\n    )"
+        let lines = signature.split(separator: "\n").map(String.init)
+        if lines.count == 1 {
+            printer.block(signature) { body in emitAssignments(decl, stored: stored, into: &body) }
+        } else {
+            printer.line(lines[0])
+            for middle in lines.dropFirst().dropLast() { printer.line(String(middle.dropFirst(4))) }
+            printer.block(String(lines.last!.dropFirst(4))) { body in emitAssignments(decl, stored: stored, into: &body) }
+        }
+    }
+
+    private func emitAssignments(_ decl: StructDecl, stored: [Property], into body: inout CodePrinter) {
+        for property in stored {
+            let value = Naming.unescaped(property.name) == property.name ? property.name : property.name
+            if property.boxed {
+                body.line(property.isOptional
+                    ? "self.\(storageName(property)) = \(value).map(Indirect.init)"
+                    : "self.\(storageName(property)) = Indirect(\(value))")
+            } else {
+                body.line("self.\(storageName(property)) = \(value)")
+            }
+        }
+        if decl.additionalProperties != nil { body.line("self.additionalProperties = additionalProperties") }
+    }
+
+    func renderDecoder(_ decl: StructDecl, stored: [Property], constants: [Property], into printer: inout CodePrinter) {
+        let keyed = stored + constants
+        printer.block("\(access) init(from decoder: any Decoder) throws") { body in
+            if !keyed.isEmpty { body.line("let container = try decoder.container(keyedBy: CodingKeys.self)") }
+            for property in constants {
+                let method = property.required ? "decodeConstant" : "decodeConstantIfPresent"
+                body.line("try container.\(method)(\(property.constant!.swiftLiteral), forKey: .\(property.name))")
+            }
+            for property in stored {
+                let method = property.isOptional ? "decodeIfPresent" : "decode"
+                var expression = "try container.\(method)(\(property.type.swift).self, forKey: .\(property.name))"
+                if property.boxed {
+                    expression = property.isOptional ? "\(expression).map(Indirect.init)" : "Indirect(\(expression))"
+                }
+                body.line("self.\(storageName(property)) = \(expression)")
+            }
+            if let additional = decl.additionalProperties {
+                let known = keyed.map { $0.wireName.swiftLiteral }.joined(separator: ", ")
+                body.line("self.additionalProperties = try decoder.decodeAdditionalProperties(\(additional.swift).self, excluding: [\(known)])")
+            }
+        }
+    }
+
+    func renderEncoder(_ decl: StructDecl, stored: [Property], constants: [Property], into printer: inout CodePrinter) {
+        let keyed = stored + constants
+        printer.block("\(access) func encode(to encoder: any Encoder) throws") { body in
+            if !keyed.isEmpty { body.line("var container = encoder.container(keyedBy: CodingKeys.self)") }
+            for property in constants {
+                body.line("try container.encode(\(property.constant!.swiftLiteral), forKey: .\(property.name))")
+            }
+            for property in stored {
+                var value = "self." + storageName(property)
+                if property.boxed { value += property.isOptional ? "?.value" : ".value" }
+                // Required and nullable: `nil` is sent as an explicit `null`.
+                let method = property.required || !property.isOptional ? "encode" : "encodeIfPresent"
+                body.line("try container.\(method)(\(value), forKey: .\(property.name))")
+            }
+            if decl.additionalProperties != nil { body.line("try encoder.encodeAdditionalProperties(self.additionalProperties)") }
+        }
+    }
+
+    func renderOpenEnum(_ decl: OpenEnumDecl, into printer: inout CodePrinter) {
+        printer.documentation(
+            decl.documentation.summary,
+            remark: "Generated from `\(decl.documentation.remark)`.",
+            extra: deprecationNote(decl.documentation)
+                + ["An open enumeration: values this SDK does not list decode and re-encode unchanged."])
+        printer.block("\(access) struct \(decl.name): OpenEnum") { body in
+            body.line("\(access) var rawValue: Swift.String")
+            body.line()
+            body.line("\(access) init(rawValue: Swift.String) { self.rawValue = rawValue }")
+            for value in decl.values {
+                body.line()
+                body.line("/// `\(value.rawValue.replacingOccurrences(of: "`", with: "'"))`")
+                body.line("\(access) static var \(value.name): Self { Self(rawValue: \(value.rawValue.swiftLiteral)) }")
+            }
+        }
+    }
+
+    func renderUnion(_ decl: UnionDecl, into printer: inout CodePrinter) {
+        var notes = deprecationNote(decl.documentation)
+        if let discriminator = decl.discriminator {
+            notes.append("Decoded by the `\(discriminator)` member; an unknown value decodes as ``unknown(_:)``.")
+        } else {
+            notes.append("Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.")
+        }
+        printer.documentation(decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.", extra: notes)
+        printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): Codable, Hashable, Sendable") { body in
+            for unionCase in decl.cases {
+                let summary = CodePrinter.commentLines(unionCase.documentation).first
+                var text = summary ?? ""
+                if !unionCase.discriminatorValues.isEmpty {
+                    let values = unionCase.discriminatorValues.map { "`\($0)`" }.joined(separator: ", ")
+                    text = text.isEmpty ? "\(decl.discriminator!): \(values)" : "\(text) (\(decl.discriminator!): \(values))"
+                }
+                body.documentation(text.isEmpty ? nil : text)
+                body.line("case \(unionCase.name)(\(unionCase.type.swift))")
+            }
+            body.line("/// A variant this SDK does not know, kept as its raw JSON.")
+            body.line("case unknown(JSONValue)")
+            body.line()
+            body.block("\(access) init(from decoder: any Decoder) throws") { method in
+                let dispatched = decl.cases.filter { !$0.discriminatorValues.isEmpty }
+                let tried = decl.cases.filter { $0.discriminatorValues.isEmpty }
+                if let discriminator = decl.discriminator, !dispatched.isEmpty {
+                    method.block("switch decoder.discriminator(\(discriminator.swiftLiteral))") { switchBody in
+                        for unionCase in dispatched {
+                            let values = unionCase.discriminatorValues.map(\.swiftLiteral).joined(separator: ", ")
+                            switchBody.line("case \(values):")
+                            switchBody.line("    self = .\(unionCase.name)(try \(unionCase.type.swift)(from: decoder))")
+                        }
+                        switchBody.line("default:")
+                        var fallback = CodePrinter()
+                        renderTries(tried, into: &fallback)
+                        switchBody.append(indented(fallback))
+                    }
+                } else {
+                    renderTries(tried, into: &method)
+                }
+            }
+            body.line()
+            body.block("\(access) func encode(to encoder: any Encoder) throws") { method in
+                method.block("switch self") { switchBody in
+                    for unionCase in decl.cases {
+                        switchBody.line("case .\(unionCase.name)(let value): try value.encode(to: encoder)")
+                    }
+                    switchBody.line("case .unknown(let value): try value.encode(to: encoder)")
+                }
+            }
+            for nested in decl.nested {
+                body.line()
+                render(nested, into: &body)
+            }
+        }
+    }
+
+    private func indented(_ printer: CodePrinter) -> CodePrinter {
+        var result = CodePrinter()
+        for line in printer.lines { result.line(line.isEmpty ? "" : "    " + line) }
+        return result
+    }
+
+    private func renderTries(_ cases: [UnionCase], into printer: inout CodePrinter) {
+        for unionCase in cases {
+            printer.block("if let value = try? \(unionCase.type.swift)(from: decoder)") { body in
+                body.line("self = .\(unionCase.name)(value)")
+                body.line("return")
+            }
+        }
+        printer.line("self = .unknown(try JSONValue(from: decoder))")
+    }
+}

@@ -1,0 +1,123 @@
+import OpenAPI
+
+/// Naming overrides from `Spec/overrides.json`.
+public struct Overrides: Sendable {
+    /// operationId → `resource.path.method`, e.g. `createImage` → `images.generate`.
+    public var operations: [String: String]
+    /// JSON pointer → schema attributes (e.g. `x-swift-type`).
+    public var schemas: [String: [String: String]]
+
+    public init(operations: [String: String] = [:], schemas: [String: [String: String]] = [:]) {
+        self.operations = operations
+        self.schemas = schemas
+    }
+}
+
+/// Translates operations to client methods: resources follow the URL path, verbs come from the
+/// HTTP method and the path shape.
+struct OperationTranslator {
+    let document: OpenAPIDocument
+    let overrides: Overrides
+
+    struct Route {
+        var resourcePath: [String]
+        var methodName: String
+    }
+
+    /// The path without a query string, and the query's fixed items.
+    static func splitPath(_ raw: String) -> (path: String, query: [(String, String)]) {
+        guard let mark = raw.firstIndex(of: "?") else { return (raw, []) }
+        let query = raw[raw.index(after: mark)...].split(separator: "&").map { item -> (String, String) in
+            let parts = item.split(separator: "=", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+        return (String(raw[..<mark]), query)
+    }
+
+    static func isParameter(_ segment: Substring) -> Bool { segment.hasPrefix("{") }
+
+    /// Resource chain and verb for every operation, collisions resolved.
+    func routes() -> [String: Route] {
+        let paths = Set(document.operations.map { Self.splitPath($0.path).path })
+        let pathsWithOperations = paths
+        var result: [String: Route] = [:]
+        var taken: [String: String] = [:]  // "resource.path#method" → operationId
+        for operation in document.operations {
+            let operationID = operation.operationID ?? "\(operation.method)\(operation.path)"
+            if let override = overrides.operations[operationID] {
+                let parts = override.split(separator: ".").map(String.init)
+                result[operationID] = Route(resourcePath: Array(parts.dropLast()), methodName: parts.last!)
+                taken[override] = operationID
+            }
+        }
+        for operation in document.operations {
+            let operationID = operation.operationID ?? "\(operation.method)\(operation.path)"
+            if result[operationID] != nil { continue }
+            let (path, query) = Self.splitPath(operation.path)
+            let segments = path.split(separator: "/")
+            var resource = segments.filter { !Self.isParameter($0) }.map { Naming.unescaped(Naming.memberName(String($0))) }
+            var verb: String
+            let last = segments.last
+            let endsWithParameter = last.map(Self.isParameter) ?? false
+            let isCollection = paths.contains { $0.hasPrefix(path + "/") }
+            if endsWithParameter {
+                switch operation.method {
+                case "get": verb = "retrieve"
+                case "delete": verb = "delete"
+                case "put": verb = "replace"
+                default: verb = "update"
+                }
+            } else {
+                let previousIsParameter = segments.count >= 2 && Self.isParameter(segments[segments.count - 2])
+                let parent = "/" + segments.dropLast().joined(separator: "/")
+                let parentHasOperations = segments.count >= 2 && pathsWithOperations.contains(parent)
+                let isList = operation.method == "get" && (returnsPage(operation) || isCollection)
+                let action = Naming.unescaped(Naming.memberName(String(last ?? "")))
+                switch operation.method {
+                case "get" where isList: verb = "list"
+                case "get" where !isCollection && (previousIsParameter || parentHasOperations):
+                    verb = action
+                    resource.removeLast()
+                case "get": verb = "retrieve"
+                case "post" where !isCollection && (previousIsParameter || parentHasOperations):
+                    verb = action
+                    resource.removeLast()
+                case "post": verb = "create"
+                case "delete": verb = "delete"
+                case "put": verb = "replace"
+                default: verb = "update"
+                }
+            }
+            if let key = query.first?.0 { verb += Naming.upperCamel(key) }
+            var route = Route(resourcePath: resource, methodName: verb)
+            let key = (resource + [verb]).joined(separator: ".")
+            if taken[key] != nil {
+                route.methodName = Naming.unescaped(Naming.memberName(operationID))
+            }
+            taken[(route.resourcePath + [route.methodName]).joined(separator: ".")] = operationID
+            result[operationID] = route
+        }
+        // A method may not share its name with a child resource of the same resource.
+        let resourcePaths = Set(result.values.flatMap { route in
+            route.resourcePath.indices.map { route.resourcePath[...$0].joined(separator: ".") }
+        })
+        for (operationID, route) in result
+        where resourcePaths.contains((route.resourcePath + [route.methodName]).joined(separator: ".")) {
+            result[operationID]!.methodName = Naming.unescaped(Naming.memberName(operationID))
+        }
+        return result
+    }
+
+    /// Whether the 2xx reply is a cursor page (`data` array plus `has_more` or `object: list`).
+    func returnsPage(_ operation: Operation) -> Bool {
+        guard let schema = successResponse(operation)?.content.first(where: { $0.contentType == "application/json" })?.schema
+        else { return false }
+        let resolved = schema.ref.flatMap { document.schema(named: $0) } ?? schema
+        let names = Set(resolved.properties.map(\.name))
+        return names.contains("data") && (names.contains("has_more") || names.contains("object"))
+    }
+
+    func successResponse(_ operation: Operation) -> Response? {
+        operation.responses.first { $0.statusCode.hasPrefix("2") }
+    }
+}

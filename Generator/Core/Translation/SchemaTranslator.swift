@@ -1,0 +1,624 @@
+import OpenAPI
+
+/// Translates schemas to IR types. Every shape decision lives here:
+/// `$ref` → the component's type; `allOf` → one flattened struct; `oneOf`/`anyOf` → a union
+/// enum (or an open enum when every branch is a string); a `null` branch, a `null` in a type
+/// array or `nullable: true` → nullability of the use site; single-value enums and `const` →
+/// constants written by the encoder.
+struct SchemaTranslator {
+    /// What a schema becomes at a use site.
+    struct Resolved {
+        var type: TypeRef
+        var nullable: Bool
+        /// A string constant: the property is not stored.
+        var constant: String?
+    }
+
+    let document: OpenAPIDocument
+    /// Component schema name → Swift type name.
+    private(set) var componentTypeNames: [String: String] = [:]
+    /// Every top-level Swift type name, which nested names must avoid.
+    private(set) var topLevelNames: Set<String> = []
+    var diagnostics: [Diagnostic] = []
+
+    /// Names the hand-written runtime uses unqualified, or that user code reaches for: a schema
+    /// with such a name gets the suffix `Object` (`Error` → `ErrorObject`).
+    static let runtimeNames: Set<String> = [
+        "Error", "Data", "URL", "Date", "String", "Int", "Double", "Float", "Bool", "Array",
+        "Dictionary", "Set", "Optional", "Result", "Task", "Never", "Void", "Character", "Decoder",
+        "Encoder", "Codable", "Encodable", "Decodable", "Hashable", "Equatable", "Sendable", "CodingKey",
+        "UUID", "TimeInterval", "Duration", "Range", "Sequence", "Collection", "AsyncSequence",
+        "AsyncStream", "AsyncThrowingStream", "JSONEncoder", "JSONDecoder", "URLSession", "URLRequest",
+        "URLQueryItem", "URLComponents", "CharacterSet", "ProcessInfo", "Hasher", "Substring",
+        "OpenAIClient", "OpenAIError", "JSONValue", "OpenEnum", "AnyCodingKey", "FileUpload",
+        "RequestOptions", "HTTPRequest", "HTTPResponse", "HTTPTransport", "URLSessionTransport",
+        "APIRequest", "Indirect", "RetryPolicy", "MultipartForm", "MultipartFormEncodable",
+        "ServerSentEvent", "ServerSentEventParser", "ServerSentEventStream", "EmbeddingVector",
+        "Swift", "Foundation", "OpenAI", "Type", "Protocol", "Self", "Any",
+    ]
+
+    init(document: OpenAPIDocument, reservedNames: Set<String>) {
+        self.document = document
+        var used = Self.runtimeNames.union(reservedNames)
+        for (name, _) in document.schemas {
+            var swiftName = Naming.typeName(name)
+            if used.contains(swiftName) { swiftName += "Object" }
+            var candidate = swiftName
+            var counter = 2
+            while used.contains(candidate) {
+                candidate = swiftName + String(counter)
+                counter += 1
+            }
+            used.insert(candidate)
+            componentTypeNames[name] = candidate
+            topLevelNames.insert(candidate)
+        }
+    }
+
+    /// Reserves a top-level name for a synthesized type (e.g. a resource's query enum).
+    mutating func reserveTopLevelName(_ name: String) -> String {
+        var candidate = name
+        var counter = 2
+        while topLevelNames.contains(candidate) || Self.runtimeNames.contains(candidate) {
+            candidate = name + String(counter)
+            counter += 1
+        }
+        topLevelNames.insert(candidate)
+        return candidate
+    }
+
+    // MARK: Names
+
+    /// A nested type name in `scope` derived from `base`, unique there and different from every
+    /// top-level name and every enclosing type.
+    func nestedName(_ base: String, in scope: Scope) -> String {
+        var name = Naming.typeName(base)
+        if topLevelNames.contains(name) || scope.ancestors.contains(name) || Self.runtimeNames.contains(name)
+        {
+            name += "Value"
+        }
+        var candidate = name
+        var counter = 2
+        while scope.usedNames.contains(candidate) || topLevelNames.contains(candidate)
+            || scope.ancestors.contains(candidate)
+        {
+            candidate = name + String(counter)
+            counter += 1
+        }
+        scope.usedNames.insert(candidate)
+        return candidate
+    }
+
+    func warn(_ kind: String, _ message: String, _ schema: Schema) -> Diagnostic {
+        Diagnostic(kind: kind, message: message, location: schema.location)
+    }
+
+    // MARK: Schema analysis
+
+    /// The component a `$ref` points at.
+    func target(_ schema: Schema) -> Schema? {
+        schema.ref.flatMap { document.schema(named: $0) }
+    }
+
+    static func isNullBranch(_ schema: Schema) -> Bool {
+        if schema.ref != nil { return false }
+        if schema.types == ["null"] { return true }
+        if let values = schema.enumValues, values == [.null] { return true }
+        if schema.constValue == .null { return true }
+        return false
+    }
+
+    /// `oneOf` and `anyOf` branches without their `null` branches.
+    static func branches(_ schema: Schema) -> [Schema] {
+        (schema.oneOf + schema.anyOf).filter { !isNullBranch($0) }
+    }
+
+    /// Whether `null` is a valid value of the schema itself (not through a `$ref`).
+    static func ownNullability(_ schema: Schema) -> Bool {
+        schema.nullable || schema.types.contains("null") || (schema.enumValues?.contains(.null) ?? false)
+            || (schema.oneOf + schema.anyOf).contains(where: isNullBranch)
+    }
+
+    /// Whether `null` is valid, following `$ref`s and single-branch wrappers.
+    func isNullable(_ schema: Schema, depth: Int = 0) -> Bool {
+        if Self.ownNullability(schema) { return true }
+        guard depth < 16 else { return false }
+        if let target = target(schema) { return isNullable(target, depth: depth + 1) }
+        if schema.allOf.count == 1, schema.properties.isEmpty { return isNullable(schema.allOf[0], depth: depth + 1) }
+        return false
+    }
+
+    /// The string constant a schema stands for (`const`, or an `enum` of one string), following
+    /// `$ref`s.
+    func constant(_ schema: Schema, depth: Int = 0) -> String? {
+        if let value = schema.constValue?.string { return value }
+        if let values = schema.enumValues?.filter({ $0 != .null }), values.count == 1, let value = values[0].string {
+            return value
+        }
+        guard depth < 16 else { return nil }
+        if let target = target(schema) { return constant(target, depth: depth + 1) }
+        let branches = Self.branches(schema)
+        if branches.count == 1 && schema.properties.isEmpty { return constant(branches[0], depth: depth + 1) }
+        if schema.allOf.count == 1 && schema.properties.isEmpty { return constant(schema.allOf[0], depth: depth + 1) }
+        return nil
+    }
+
+    /// The string values a schema allows when it is a string enumeration (or a union of them),
+    /// following `$ref`s; `nil` when it is not string-like.
+    func stringValues(_ schema: Schema, depth: Int = 0) -> [String]? {
+        guard depth < 16 else { return nil }
+        if schema.swiftType != nil { return nil }
+        if let target = target(schema) { return stringValues(target, depth: depth + 1) }
+        if let value = schema.constValue?.string { return [value] }
+        if let values = schema.enumValues {
+            let strings = values.compactMap(\.string)
+            return strings.count == values.filter({ $0 != .null }).count ? strings : nil
+        }
+        let branches = Self.branches(schema)
+        if !branches.isEmpty {
+            var result: [String] = []
+            for branch in branches {
+                guard let values = stringValues(branch, depth: depth + 1) else { return nil }
+                result.append(contentsOf: values)
+            }
+            return result
+        }
+        if schema.types.filter({ $0 != "null" }) == ["string"], schema.format != "binary" { return [] }
+        return nil
+    }
+
+    /// The flattened properties and `required` list of an object schema: `allOf` members and
+    /// `$ref`s merged in order, later definitions winning.
+    func flattenedObject(_ schema: Schema, depth: Int = 0)
+        -> (properties: [(name: String, schema: Schema)], required: [String], additional: Schema.AdditionalProperties)
+    {
+        var properties: [(name: String, schema: Schema)] = []
+        var required: [String] = []
+        var additional = Schema.AdditionalProperties.absent
+        func merge(_ other: [(name: String, schema: Schema)]) {
+            for entry in other {
+                if let index = properties.firstIndex(where: { $0.name == entry.name }) {
+                    properties[index] = entry
+                } else {
+                    properties.append(entry)
+                }
+            }
+        }
+        guard depth < 16 else { return (properties, required, additional) }
+        if let target = target(schema) {
+            return flattenedObject(target, depth: depth + 1)
+        }
+        for member in schema.allOf {
+            let flattened = flattenedObject(member, depth: depth + 1)
+            merge(flattened.properties)
+            required.append(contentsOf: flattened.required)
+            if case .absent = additional { additional = flattened.additional }
+        }
+        merge(schema.properties)
+        required.append(contentsOf: schema.required)
+        if case .absent = schema.additionalProperties {} else { additional = schema.additionalProperties }
+        return (properties, required, additional)
+    }
+
+    /// Whether a schema describes a JSON object with named members.
+    func isObjectLike(_ schema: Schema, depth: Int = 0) -> Bool {
+        guard depth < 16 else { return false }
+        if let target = target(schema) { return isObjectLike(target, depth: depth + 1) }
+        if !schema.properties.isEmpty { return true }
+        if schema.allOf.contains(where: { isObjectLike($0, depth: depth + 1) }) { return true }
+        return false
+    }
+
+    /// The JSON kind a schema accepts, for naming anonymous union cases and reporting overlap.
+    func kind(_ schema: Schema, depth: Int = 0) -> String {
+        guard depth < 16 else { return "json" }
+        if let target = target(schema) { return kind(target, depth: depth + 1) }
+        let types = schema.types.filter { $0 != "null" }
+        if types.count == 1 {
+            switch types[0] {
+            case "string": return "string"
+            case "integer": return "integer"
+            case "number": return "number"
+            case "boolean": return "bool"
+            case "array": return "array"
+            case "object": return "object"
+            default: break
+            }
+        }
+        if schema.enumValues != nil || schema.constValue != nil { return "string" }
+        if !schema.properties.isEmpty || !schema.allOf.isEmpty { return "object" }
+        if schema.items != nil { return "array" }
+        let branches = Self.branches(schema)
+        if branches.count == 1 { return kind(branches[0], depth: depth + 1) }
+        return "json"
+    }
+
+    // MARK: Use sites
+
+    /// What `schema` becomes where it is used; inline structured schemas become nested types in
+    /// `scope`, named from `suggestedName`.
+    mutating func resolve(_ schema: Schema, suggestedName: String, scope: Scope, multipart: Bool = false)
+        -> Resolved
+    {
+        let nullable = Self.ownNullability(schema)
+        if let swiftType = schema.swiftType {
+            return Resolved(type: .named(swiftType), nullable: nullable, constant: nil)
+        }
+        if let ref = schema.ref, let name = componentTypeNames[ref] {
+            let target = document.schema(named: ref)
+            if let target, target.swiftType != nil {
+                return Resolved(type: .named(target.swiftType!), nullable: nullable || isNullable(target), constant: nil)
+            }
+            return Resolved(
+                type: .named(name), nullable: nullable || (target.map { isNullable($0) } ?? false),
+                constant: target.flatMap { constant($0) })
+        }
+        if let value = constant(schema), schema.enumValues != nil || schema.constValue != nil {
+            return Resolved(type: .string, nullable: nullable, constant: value)
+        }
+        let branches = Self.branches(schema)
+        if branches.count == 1 && schema.properties.isEmpty && schema.allOf.isEmpty {
+            var inner = resolve(branches[0], suggestedName: suggestedName, scope: scope, multipart: multipart)
+            inner.nullable = inner.nullable || nullable
+            return inner
+        }
+        if schema.allOf.count == 1 && schema.properties.isEmpty && branches.isEmpty {
+            var inner = resolve(schema.allOf[0], suggestedName: suggestedName, scope: scope, multipart: multipart)
+            inner.nullable = inner.nullable || nullable
+            return inner
+        }
+        if let declaration = makeDeclaration(
+            schema, name: nil, suggestedName: suggestedName, scope: scope, multipart: multipart)
+        {
+            scope.nested.append(declaration)
+            return Resolved(type: .named(scope.qualified(declaration.name)), nullable: nullable, constant: nil)
+        }
+        return Resolved(type: simpleType(schema, suggestedName: suggestedName, scope: scope, multipart: multipart),
+                        nullable: nullable, constant: nil)
+    }
+
+    /// The type of a schema that needs no declaration of its own: primitives, arrays,
+    /// dictionaries and free-form JSON.
+    mutating func simpleType(_ schema: Schema, suggestedName: String, scope: Scope, multipart: Bool) -> TypeRef {
+        let types = schema.types.filter { $0 != "null" }
+        if types.count == 1 || types.isEmpty {
+            switch types.first {
+            case "string":
+                if schema.format == "binary" { return multipart ? .file : .data }
+                return .string
+            case "integer": return .int
+            case "number": return .double
+            case "boolean": return .bool
+            case "array":
+                guard let items = schema.items else { return .array(.json) }
+                let element = resolve(
+                    items, suggestedName: Naming.itemTypeName(suggestedName), scope: scope, multipart: multipart)
+                return .array(element.type)
+            default:
+                if let items = schema.items, types.isEmpty {
+                    let element = resolve(items, suggestedName: Naming.itemTypeName(suggestedName), scope: scope)
+                    return .array(element.type)
+                }
+                if case .schema(let valueSchema) = schema.additionalProperties {
+                    let value = resolve(valueSchema, suggestedName: suggestedName + "Value", scope: scope)
+                    return .dictionary(value.nullable ? .json : value.type)
+                }
+                if types == ["object"] { return .dictionary(.json) }
+                return .json
+            }
+        }
+        return .json
+    }
+
+    /// The declaration a schema needs (struct, union, open enum), or `nil` when it is simple.
+    /// `name` is the exact name to use (component types); otherwise a nested name is reserved
+    /// from `suggestedName`.
+    mutating func makeDeclaration(
+        _ schema: Schema, name fixedName: String?, suggestedName: String, scope: Scope, multipart: Bool = false
+    ) -> Declaration? {
+        func reserve() -> String { fixedName ?? nestedName(suggestedName, in: scope) }
+        let documentation = Documentation(
+            summary: schema.description ?? schema.title, remark: schema.location.pointer,
+            deprecated: schema.deprecated)
+        let branches = Self.branches(schema)
+
+        if let values = schema.enumValues?.compactMap(\.string), values.count >= 1,
+            values.count == schema.enumValues!.filter({ $0 != .null }).count,
+            values.count > 1 || fixedName != nil
+        {
+            return .openEnum(makeOpenEnum(name: reserve(), values: values, documentation: documentation))
+        }
+        if branches.count >= 2 && schema.properties.isEmpty && schema.allOf.isEmpty {
+            if let values = stringValues(schema) {
+                if values.isEmpty { return nil }
+                return .openEnum(makeOpenEnum(name: reserve(), values: values, documentation: documentation))
+            }
+            return .union(makeUnion(schema, branches: branches, name: reserve(), documentation: documentation, scope: scope))
+        }
+        let types = schema.types.filter { $0 != "null" }
+        if types.count >= 2 {
+            // A type array such as [string, number]: a union of primitives.
+            let name = reserve()
+            let cases = types.map { type -> UnionCase in
+                let ref: TypeRef =
+                    switch type {
+                    case "string": .string
+                    case "integer": .int
+                    case "number": .double
+                    case "boolean": .bool
+                    case "array": .array(.json)
+                    case "object": .dictionary(.json)
+                    default: .json
+                    }
+                return UnionCase(name: Naming.memberName(type), type: ref, discriminatorValues: [], documentation: nil)
+            }
+            return .union(
+                UnionDecl(name: name, documentation: documentation, discriminator: nil, cases: cases, isIndirect: false,
+                          nested: []))
+        }
+        let isObject = !schema.properties.isEmpty || !schema.allOf.isEmpty
+        if isObject {
+            return .structure(makeStruct(schema, name: reserve(), documentation: documentation, scope: scope, multipart: multipart))
+        }
+        if fixedName != nil, types == ["object"] || types.isEmpty, case .absent = schema.additionalProperties,
+            schema.items == nil, branches.isEmpty
+        {
+            // A named free-form object: keep it an alias (decided by the caller).
+            return nil
+        }
+        return nil
+    }
+
+    func makeOpenEnum(name: String, values: [String], documentation: Documentation) -> OpenEnumDecl {
+        var used: Set<String> = ["rawValue", "description", "init", "hashValue"]
+        var result: [EnumValue] = []
+        var seen: Set<String> = []
+        for value in values where seen.insert(value).inserted {
+            var member = Naming.memberName(value)
+            let base = member
+            var counter = 2
+            while used.contains(Naming.unescaped(member)) {
+                member = Naming.escaped(Naming.unescaped(base) + (counter == 2 && ["rawValue", "description", "init", "hashValue"].contains(Naming.unescaped(base)) ? "Value" : String(counter)))
+                counter += 1
+            }
+            used.insert(Naming.unescaped(member))
+            result.append(EnumValue(name: member, rawValue: value))
+        }
+        return OpenEnumDecl(name: name, documentation: documentation, values: result)
+    }
+
+    mutating func makeStruct(
+        _ schema: Schema, name: String, documentation: Documentation, scope: Scope, multipart: Bool
+    ) -> StructDecl {
+        let inner = scope.child(name)
+        let flattened = flattenedObject(schema)
+        let requiredSet = Set(flattened.required)
+        let declared = Set(flattened.properties.map(\.name))
+        var reported: Set<String> = []
+        for missing in flattened.required where !declared.contains(missing) && reported.insert(missing).inserted {
+            diagnostics.append(
+                warn(
+                    "required-undeclared",
+                    "\(scope.qualified(name)) lists \(missing) in `required` but declares no such property; it is ignored",
+                    schema))
+        }
+        var properties: [Property] = []
+        var usedNames: Set<String> = ["additionalProperties"]
+        for (wireName, propertySchema) in flattened.properties {
+            let resolved = resolve(propertySchema, suggestedName: wireName, scope: inner, multipart: multipart)
+            var swiftName = Naming.memberName(wireName)
+            var counter = 2
+            while usedNames.contains(Naming.unescaped(swiftName)) {
+                swiftName = Naming.escaped(Naming.unescaped(Naming.memberName(wireName)) + String(counter))
+                counter += 1
+            }
+            usedNames.insert(Naming.unescaped(swiftName))
+            properties.append(
+                Property(
+                    name: swiftName, wireName: wireName, type: resolved.type, required: requiredSet.contains(wireName),
+                    nullable: resolved.nullable || isNullable(propertySchema), constant: resolved.constant, boxed: false,
+                    documentation: Documentation(
+                        summary: propertySchema.description ?? target(propertySchema)?.description,
+                        remark: propertySchema.location.pointer,
+                        deprecated: propertySchema.deprecated)))
+        }
+        var additional: TypeRef?
+        switch flattened.additional {
+        case .schema(let valueSchema):
+            if !properties.isEmpty {
+                let value = resolve(valueSchema, suggestedName: "AdditionalProperty", scope: inner)
+                additional = value.nullable ? .json : value.type
+            }
+        case .allowed(true):
+            if !properties.isEmpty { additional = nil }
+        default: break
+        }
+        return StructDecl(
+            name: name, documentation: documentation, properties: properties, additionalProperties: additional,
+            multipart: multipart, nested: inner.nested)
+    }
+
+    // MARK: Unions
+
+    /// The discriminator values of a union branch for the member `property`.
+    func discriminatorValues(_ branch: Schema, property: String) -> [String]? {
+        let flattened = flattenedObject(branch)
+        guard let entry = flattened.properties.first(where: { $0.name == property }) else { return nil }
+        guard let values = stringValues(entry.schema), !values.isEmpty else { return nil }
+        return values
+    }
+
+    /// A member every object branch has with disjoint constant values: the implicit discriminator.
+    func implicitDiscriminator(_ branches: [Schema]) -> String? {
+        guard branches.count >= 2, branches.allSatisfy({ isObjectLike($0) }) else { return nil }
+        let candidates = flattenedObject(branches[0]).properties.map(\.name)
+        for candidate in candidates {
+            var seen: Set<String> = []
+            var ok = true
+            for branch in branches {
+                guard let values = discriminatorValues(branch, property: candidate) else {
+                    ok = false
+                    break
+                }
+                for value in values where !seen.insert(value).inserted {
+                    ok = false
+                }
+                if !ok { break }
+            }
+            if ok { return candidate }
+        }
+        return nil
+    }
+
+    mutating func makeUnion(
+        _ schema: Schema, branches: [Schema], name: String, documentation: Documentation, scope: Scope
+    ) -> UnionDecl {
+        let inner = scope.child(name)
+        var discriminator = schema.discriminator?.propertyName
+        if let explicit = schema.discriminator, explicit.mapping.isEmpty {
+            diagnostics.append(
+                warn(
+                    "discriminator-without-mapping",
+                    "\(scope.qualified(name)): discriminator `\(explicit.propertyName)` has no mapping; dispatching on each variant's constant value",
+                    schema))
+        }
+        if discriminator == nil { discriminator = implicitDiscriminator(branches) }
+        var values: [[String]] = branches.map { _ in [] }
+        if let discriminator {
+            for (index, branch) in branches.enumerated() {
+                if let mapping = schema.discriminator?.mapping, !mapping.isEmpty, let ref = branch.ref {
+                    values[index] = mapping.filter { $0.componentName == ref }.map(\.value)
+                }
+                if values[index].isEmpty {
+                    values[index] = discriminatorValues(branch, property: discriminator) ?? []
+                }
+            }
+            // A value claimed by two variants cannot dispatch: those variants are tried instead.
+            var counts: [String: Int] = [:]
+            for list in values { for value in list { counts[value, default: 0] += 1 } }
+            for index in values.indices where values[index].contains(where: { counts[$0]! > 1 }) {
+                values[index] = []
+            }
+        }
+        // Case names: the discriminator value when a variant has exactly one, else the `$ref`
+        // name without the prefix all variants share, else the title, else the JSON kind.
+        let refNames = branches.map { $0.ref.map { componentTypeNames[$0] ?? $0 } }
+        let prefix = Self.commonWordPrefix(refNames.compactMap { $0 }, minimumCount: branches.count)
+        var used: Set<String> = ["unknown"]
+        var cases: [UnionCase] = []
+        var kindsSeen: [String: Int] = [:]
+        for (index, branch) in branches.enumerated() {
+            var base: String
+            if values[index].count == 1 {
+                base = values[index][0]
+            } else if let refName = refNames[index] {
+                var stripped = String(refName.dropFirst(prefix.count))
+                if stripped.isEmpty || stripped.first!.isNumber { stripped = refName }
+                base = stripped
+            } else if let title = branch.title {
+                base = title
+            } else {
+                base = kind(branch)
+                kindsSeen[base, default: 0] += 1
+            }
+            var caseName = Naming.memberName(base)
+            let stem = Naming.unescaped(caseName)
+            var counter = 2
+            while used.contains(Naming.unescaped(caseName)) {
+                caseName = Naming.escaped(stem + String(counter))
+                counter += 1
+            }
+            used.insert(Naming.unescaped(caseName))
+            let resolved = resolve(branch, suggestedName: Naming.unescaped(caseName), scope: inner)
+            cases.append(
+                UnionCase(
+                    name: caseName, type: resolved.type, discriminatorValues: discriminator == nil ? [] : values[index],
+                    documentation: branch.description ?? target(branch)?.description))
+        }
+        if schema.oneOf.count >= 2, discriminator == nil {
+            let objectBranches = branches.enumerated().filter { kind($0.element) == "object" }
+            if objectBranches.count >= 2 {
+                let names = objectBranches.map { cases[$0.offset].name }.joined(separator: ", ")
+                diagnostics.append(
+                    warn(
+                        "overlapping-oneOf",
+                        "\(scope.qualified(name)): oneOf variants \(names) can match the same JSON object; decoding tries them in spec order",
+                        schema))
+            }
+        }
+        let usedDiscriminator = cases.contains { !$0.discriminatorValues.isEmpty } ? discriminator : nil
+        return UnionDecl(
+            name: name, documentation: documentation, discriminator: usedDiscriminator, cases: cases,
+            isIndirect: false, nested: inner.nested)
+    }
+
+    /// The longest prefix, in whole words, shared by all `names` (only when there are
+    /// `minimumCount` of them).
+    static func commonWordPrefix(_ names: [String], minimumCount: Int) -> String {
+        guard names.count >= 2, names.count == minimumCount else { return "" }
+        let split = names.map { Naming.words($0) }
+        var prefix: [String] = []
+        for (index, word) in split[0].enumerated() {
+            guard split.allSatisfy({ $0.count > index + 1 && $0[index] == word }) else { break }
+            prefix.append(word)
+        }
+        return prefix.joined()
+    }
+
+    // MARK: Components
+
+    /// The top-level declaration of the component schema `name`. `multipart` marks a schema
+    /// used as a `multipart/form-data` body: its binary fields become file uploads.
+    mutating func declareComponent(_ name: String, schema: Schema, multipart: Bool = false) -> [Declaration] {
+        let swiftName = componentTypeNames[name]!
+        let scope = Scope(path: "", ancestors: [])
+        let documentation = Documentation(
+            summary: schema.description ?? schema.title, remark: schema.location.pointer, deprecated: schema.deprecated)
+        let inner = unwrapped(schema)
+        if schema.swiftType == nil, inner.ref == nil,
+            let declaration = makeDeclaration(inner, name: swiftName, suggestedName: swiftName, scope: scope, multipart: multipart)
+        {
+            return [declaration]
+        }
+        // An alias (e.g. a dictionary or array) whose element is an inline type: that type is
+        // declared at the top level beside it.
+        let resolved = resolve(schema, suggestedName: swiftName, scope: scope, multipart: multipart)
+        for nested in scope.nested { topLevelNames.insert(nested.name) }
+        return [.alias(AliasDecl(name: swiftName, documentation: documentation, target: resolved.type))] + scope.nested
+    }
+
+    /// The schema inside nullable or single-member wrappers (`anyOf: [X, null]`, `allOf: [X]`),
+    /// when X is inline.
+    func unwrapped(_ schema: Schema) -> Schema {
+        var current = schema
+        for _ in 0..<8 {
+            guard current.ref == nil, current.properties.isEmpty else { break }
+            let branches = Self.branches(current)
+            if branches.count == 1, current.allOf.isEmpty, branches[0].ref == nil {
+                current = branches[0]
+            } else if current.allOf.count == 1, branches.isEmpty, current.allOf[0].ref == nil {
+                current = current.allOf[0]
+            } else {
+                break
+            }
+        }
+        return current
+    }
+
+    func renamed(_ declaration: Declaration, to name: String) -> Declaration {
+        switch declaration {
+        case .structure(var decl):
+            decl.name = name
+            return .structure(decl)
+        case .openEnum(var decl):
+            decl.name = name
+            return .openEnum(decl)
+        case .union(var decl):
+            decl.name = name
+            return .union(decl)
+        case .alias(var decl):
+            decl.name = name
+            return .alias(decl)
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import OpenAPI
+
+/// OpenAPI document → ``APIModel``.
+public struct Translator {
+    public init() {}
+
+    /// Translates `document`, returning the model and the warnings.
+    public func translate(_ document: OpenAPIDocument, overrides: Overrides = Overrides())
+        -> (model: APIModel, diagnostics: [Diagnostic])
+    {
+        let routes = OperationTranslator(document: document, overrides: overrides).routes()
+        let resourceTypeNames = Set(
+            routes.values.flatMap { route in
+                route.resourcePath.indices.map { ResourceNaming.typeName(Array(route.resourcePath[...$0])) }
+            })
+        var schemas = SchemaTranslator(document: document, reservedNames: resourceTypeNames)
+
+        // Areas: the tag of the operations that reach a schema; "Shared" when several do.
+        let areas = schemaAreas(document, schemas: schemas)
+
+        // Component schemas sent as multipart forms: their binary fields are file uploads.
+        var multipartSchemas: Set<String> = []
+        for operation in document.operations {
+            for media in operation.requestBody?.content ?? [] where media.contentType == "multipart/form-data" {
+                if let ref = media.schema?.ref { multipartSchemas.insert(ref) }
+            }
+        }
+
+        var declarations: [TopLevelDeclaration] = []
+        for (name, schema) in document.schemas {
+            for declaration in schemas.declareComponent(name, schema: schema, multipart: multipartSchemas.contains(name)) {
+                declarations.append(
+                    TopLevelDeclaration(declaration: declaration, area: areas[name] ?? fallbackArea(name), schemaName: name))
+            }
+        }
+
+        var operations: [OperationDecl] = []
+        for operation in document.operations {
+            let operationID = operation.operationID ?? "\(operation.method)\(operation.path)"
+            let route = routes[operationID]!
+            let resourceType = ResourceNaming.typeName(route.resourcePath)
+            let scope = Scope(path: resourceType, ancestors: [resourceType])
+            let stem = Naming.upperCamel(route.methodName)
+            var parameters: [OperationParameter] = []
+            for parameter in operation.parameters where parameter.location != .cookie {
+                let resolved = schemas.resolve(parameter.schema, suggestedName: stem + Naming.upperCamel(parameter.name), scope: scope)
+                let location: OperationParameter.Location =
+                    switch parameter.location {
+                    case .path: .path
+                    case .header: .header
+                    default: .query
+                    }
+                parameters.append(
+                    OperationParameter(
+                        name: Naming.memberName(parameter.name), wireName: parameter.name, location: location,
+                        type: resolved.type, required: parameter.required, documentation: parameter.description))
+            }
+            var bodies: [RequestBodyKind] = []
+            for media in operation.requestBody?.content ?? [] {
+                guard let schema = media.schema else { continue }
+                switch media.contentType {
+                case "application/json":
+                    let resolved = schemas.resolve(schema, suggestedName: stem + "Request", scope: scope)
+                    bodies.append(.json(resolved.type))
+                case "multipart/form-data":
+                    let resolved = schemas.resolve(schema, suggestedName: stem + "Form", scope: scope, multipart: true)
+                    bodies.append(.multipart(resolved.type))
+                default:
+                    bodies.append(.text(contentType: media.contentType))
+                }
+            }
+            var response = ResponseKind.none
+            var streams = false
+            if let success = operation.responses.first(where: { $0.statusCode.hasPrefix("2") }) {
+                let types = success.content.map(\.contentType)
+                streams = types.contains("text/event-stream")
+                let json = success.content.first { $0.contentType == "application/json" }
+                let jsonIsStructured = json?.schema.map { schemas.kind($0) != "string" } ?? false
+                let binary = types.contains {
+                    $0.hasPrefix("audio/") || $0.hasPrefix("image/") || $0.hasPrefix("video/")
+                        || $0 == "application/octet-stream" || $0 == "application/zip"
+                }
+                if let json, let schema = json.schema, jsonIsStructured || !binary {
+                    let resolved = schemas.resolve(schema, suggestedName: stem + "Response", scope: scope)
+                    response = .json(resolved.type)
+                } else if binary {
+                    response = .binary
+                } else if types.contains(where: { $0.hasPrefix("text/") && $0 != "text/event-stream" || $0 == "application/sdp" }) {
+                    response = .text
+                }
+            }
+            let (path, fixedQuery) = OperationTranslator.splitPath(operation.path)
+            let security = operation.security.isEmpty ? document.defaultSecurity : operation.security
+            var summary = operation.summary ?? ""
+            if let description = operation.description, description != summary {
+                summary = summary.isEmpty ? description : summary + "\n\n" + description
+            }
+            let area = operation.tags.first.map(Naming.typeName) ?? Naming.typeName(route.resourcePath.first ?? "Other")
+            operations.append(
+                OperationDecl(
+                    operationID: operationID, resourcePath: route.resourcePath, methodName: route.methodName,
+                    httpMethod: operation.method.uppercased(), path: path, fixedQuery: fixedQuery,
+                    parameters: parameters, bodies: bodies, bodyRequired: operation.requestBody?.required ?? false,
+                    response: response, streams: streams,
+                    adminAuthentication: security.contains("AdminApiKeyAuth") && !security.contains("ApiKeyAuth"),
+                    documentation: Documentation(
+                        summary: summary.isEmpty ? nil : summary,
+                        remark: "`\(operation.method.uppercased()) \(operation.path)` (operationId `\(operationID)`)",
+                        deprecated: operation.deprecated),
+                    area: area))
+            for declaration in scope.nested {
+                declarations.append(
+                    TopLevelDeclaration(declaration: nestedInResource(declaration), area: "Resource:" + resourceType, schemaName: nil))
+            }
+        }
+
+        var webhooks: [(name: String, type: TypeRef)] = []
+        for webhook in document.webhooks {
+            guard let payload = webhook.payload else { continue }
+            let scope = Scope(path: "", ancestors: [])
+            let resolved = schemas.resolve(payload, suggestedName: "Webhook" + Naming.upperCamel(webhook.name), scope: scope)
+            webhooks.append((webhook.name, resolved.type))
+        }
+
+        declarations = RecursionBreaker.breakCycles(declarations)
+        return (
+            APIModel(declarations: declarations, operations: operations, webhooks: webhooks),
+            document.diagnostics + schemas.diagnostics
+        )
+    }
+
+    /// Declarations made for an operation's inline schemas live in its resource type; the
+    /// renderer puts them in an extension of that type.
+    func nestedInResource(_ declaration: Declaration) -> Declaration { declaration }
+
+    func fallbackArea(_ schemaName: String) -> String {
+        for prefix in ["Realtime", "Webhook", "Response", "Chat", "Eval", "FineTun", "Vector", "Conversation"]
+        where schemaName.hasPrefix(prefix) {
+            return prefix == "FineTun" ? "FineTuning" : prefix == "Webhook" ? "Webhooks" : prefix
+        }
+        return "Other"
+    }
+
+    /// The area of each component schema: the first tag of the operations that reach it, or
+    /// "Shared" when operations of several tags do.
+    func schemaAreas(_ document: OpenAPIDocument, schemas: SchemaTranslator) -> [String: String] {
+        var references: [String: Set<String>] = [:]
+        func collect(_ schema: Schema, into set: inout Set<String>) {
+            if let ref = schema.ref { set.insert(ref) }
+            for (_, property) in schema.properties { collect(property, into: &set) }
+            for branch in schema.oneOf + schema.anyOf + schema.allOf { collect(branch, into: &set) }
+            if let items = schema.items { collect(items, into: &set) }
+            if case .schema(let value) = schema.additionalProperties { collect(value, into: &set) }
+        }
+        for (name, schema) in document.schemas {
+            var set: Set<String> = []
+            collect(schema, into: &set)
+            references[name] = set
+        }
+        var areas: [String: Set<String>] = [:]
+        for operation in document.operations {
+            let area = operation.tags.first.map(Naming.typeName) ?? "Other"
+            var roots: Set<String> = []
+            for parameter in operation.parameters { collect(parameter.schema, into: &roots) }
+            for media in operation.requestBody?.content ?? [] { if let schema = media.schema { collect(schema, into: &roots) } }
+            for response in operation.responses {
+                for media in response.content { if let schema = media.schema { collect(schema, into: &roots) } }
+            }
+            var stack = Array(roots)
+            var seen = roots
+            while let next = stack.popLast() {
+                areas[next, default: []].insert(area)
+                for child in references[next] ?? [] where seen.insert(child).inserted { stack.append(child) }
+            }
+        }
+        return areas.mapValues { $0.count == 1 ? $0.first! : "Shared" }
+    }
+}
+
+/// Names of the resource types the client exposes (`client.chat.completions` → `ChatCompletionsAPI`).
+enum ResourceNaming {
+    static func typeName(_ path: [String]) -> String {
+        path.map { Naming.upperCamel($0) }.joined() + "API"
+    }
+}

@@ -1,0 +1,192 @@
+import YAML
+
+/// A JSON scalar as it appears in `enum`, `const` or `default`.
+public enum ScalarValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+
+    /// The value as a string when it is one.
+    public var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+}
+
+/// An OpenAPI 3.0/3.1 Schema Object, with `$ref` kept as a component name (resolved lazily by
+/// ``OpenAPIDocument/schema(named:)``). Immutable once loaded.
+public final class Schema: Sendable {
+    /// `additionalProperties` as written.
+    public enum AdditionalProperties: Sendable {
+        case absent
+        case allowed(Bool)
+        case schema(Schema)
+    }
+
+    /// A discriminator object; in the locked spec none has a mapping.
+    public struct Discriminator: Sendable {
+        public var propertyName: String
+        public var mapping: [(value: String, componentName: String)]
+    }
+
+    public let location: SourceLocation
+    /// The component name of a `$ref: '#/components/schemas/Name'` (or the enclosing component
+    /// for `$recursiveRef: '#'`).
+    public let ref: String?
+    /// `type`, as a list (OpenAPI 3.1 allows an array); empty when absent.
+    public let types: [String]
+    /// OpenAPI 3.0 `nullable: true`.
+    public let nullable: Bool
+    public let format: String?
+    public let title: String?
+    public let description: String?
+    public let deprecated: Bool
+    public let properties: [(name: String, schema: Schema)]
+    /// `required` as written, duplicates included.
+    public let required: [String]
+    public let additionalProperties: AdditionalProperties
+    public let items: Schema?
+    public let enumValues: [ScalarValue]?
+    public let constValue: ScalarValue?
+    public let oneOf: [Schema]
+    public let anyOf: [Schema]
+    public let allOf: [Schema]
+    public let discriminator: Discriminator?
+    public let defaultValue: ScalarValue?
+    /// `x-swift-type`: a hand-written type to use instead (set by the project's overlay).
+    public let swiftType: String?
+
+    init(
+        location: SourceLocation, ref: String?, types: [String], nullable: Bool, format: String?,
+        title: String?, description: String?, deprecated: Bool,
+        properties: [(name: String, schema: Schema)], required: [String],
+        additionalProperties: AdditionalProperties, items: Schema?, enumValues: [ScalarValue]?,
+        constValue: ScalarValue?, oneOf: [Schema], anyOf: [Schema], allOf: [Schema],
+        discriminator: Discriminator?, defaultValue: ScalarValue?, swiftType: String?
+    ) {
+        self.location = location
+        self.ref = ref
+        self.types = types
+        self.nullable = nullable
+        self.format = format
+        self.title = title
+        self.description = description
+        self.deprecated = deprecated
+        self.properties = properties
+        self.required = required
+        self.additionalProperties = additionalProperties
+        self.items = items
+        self.enumValues = enumValues
+        self.constValue = constValue
+        self.oneOf = oneOf
+        self.anyOf = anyOf
+        self.allOf = allOf
+        self.discriminator = discriminator
+        self.defaultValue = defaultValue
+        self.swiftType = swiftType
+    }
+}
+
+/// A parameter of an operation.
+public struct Parameter: Sendable {
+    public enum Location: String, Sendable { case path, query, header, cookie }
+    public var name: String
+    public var location: Location
+    public var required: Bool
+    public var deprecated: Bool
+    public var description: String?
+    public var schema: Schema
+    public var source: SourceLocation
+}
+
+/// A media type entry of a request body or response: `application/json` and its schema.
+public struct MediaType: Sendable {
+    public var contentType: String
+    public var schema: Schema?
+}
+
+public struct RequestBody: Sendable {
+    public var required: Bool
+    public var description: String?
+    public var content: [MediaType]
+}
+
+public struct Response: Sendable {
+    /// `200`, `4XX`, `default`.
+    public var statusCode: String
+    public var description: String?
+    public var content: [MediaType]
+}
+
+/// An Operation Object with its path and method.
+public struct Operation: Sendable {
+    /// The path as written, e.g. `/threads/{thread_id}/runs` or `/responses?beta=true`.
+    public var path: String
+    /// Lowercase HTTP method.
+    public var method: String
+    public var operationID: String?
+    public var tags: [String]
+    public var summary: String?
+    public var description: String?
+    public var deprecated: Bool
+    public var parameters: [Parameter]
+    public var requestBody: RequestBody?
+    public var responses: [Response]
+    /// Names of the security schemes, e.g. `ApiKeyAuth`, `AdminApiKeyAuth`.
+    public var security: [String]
+    /// `x-oaiMeta.examples[*].response` strings (documentation examples of the reply body).
+    public var responseExamples: [String]
+    public var location: SourceLocation
+}
+
+/// A webhook: its name and the payload schema the API posts.
+public struct Webhook: Sendable {
+    public var name: String
+    public var description: String?
+    public var payload: Schema?
+    public var location: SourceLocation
+}
+
+/// The parts of an OpenAPI 3.0/3.1 document the generator uses.
+public struct OpenAPIDocument: Sendable {
+    public var file: String
+    public var openAPIVersion: String
+    public var title: String
+    public var version: String
+    /// Component schemas in document order.
+    public var schemas: [(name: String, schema: Schema)]
+    public var operations: [Operation]
+    public var webhooks: [Webhook]
+    /// Security scheme names applied when an operation lists none.
+    public var defaultSecurity: [String]
+    /// Spec problems found while loading (duplicate keys, duplicate `required` entries...).
+    public var diagnostics: [Diagnostic]
+
+    private var schemaIndex: [String: Int]
+
+    init(
+        file: String, openAPIVersion: String, title: String, version: String,
+        schemas: [(name: String, schema: Schema)], operations: [Operation], webhooks: [Webhook],
+        defaultSecurity: [String], diagnostics: [Diagnostic]
+    ) {
+        self.file = file
+        self.openAPIVersion = openAPIVersion
+        self.title = title
+        self.version = version
+        self.schemas = schemas
+        self.operations = operations
+        self.webhooks = webhooks
+        self.defaultSecurity = defaultSecurity
+        self.diagnostics = diagnostics
+        var index: [String: Int] = [:]
+        for (offset, entry) in schemas.enumerated() { index[entry.name] = offset }
+        self.schemaIndex = index
+    }
+
+    /// The component schema `name`.
+    public func schema(named name: String) -> Schema? {
+        schemaIndex[name].map { schemas[$0].schema }
+    }
+}

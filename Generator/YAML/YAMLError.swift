@@ -1,0 +1,27 @@
+/// A problem found while parsing YAML, with the file name and the 1-based position it concerns.
+///
+/// Thrown by ``YAMLParser/parse(_:file:)`` for malformed input, and also used for non-fatal findings in
+/// ``YAMLDocument/warnings`` (for example a duplicate mapping key).
+public struct YAMLError: Error, Sendable, CustomStringConvertible {
+    /// The file name given to the parser, used only in messages.
+    public var file: String
+    /// The 1-based position of the problem.
+    public var mark: Mark
+    /// A human-readable explanation, including libyaml's context (such as "while parsing a block mapping at 3:1")
+    /// when it has one.
+    public var message: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - file: The file name used in messages.
+    ///   - mark: The 1-based position of the problem.
+    ///   - message: The explanation.
+    public init(file: String, mark: Mark, message: String) {
+        self.file = file
+        self.mark = mark
+        self.message = message
+    }
+
+    /// The error as `<file>:<line>:<column>: <message>`, the format compilers use.
+    public var description: String { "\(file):\(mark.line):\(mark.column): \(message)" }
+}

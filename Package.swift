@@ -1,0 +1,74 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "swift-openai",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "OpenAI", targets: ["OpenAI"]),
+        .library(name: "OpenAIRealtime", targets: ["OpenAIRealtime"]),
+        .executable(name: "openai-generator", targets: ["openai-generator"]),
+    ],
+    targets: [
+        // MARK: SDK
+        .target(
+            name: "OpenAI",
+            path: "Sources/OpenAI"
+        ),
+        .target(
+            name: "OpenAIRealtime",
+            dependencies: [
+                "OpenAI",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+            ],
+            path: "Sources/OpenAIRealtime",
+            exclude: ["README-transport.md"]
+        ),
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+        ),
+        .executableTarget(
+            name: "realtime-bench",
+            dependencies: ["OpenAIRealtime"],
+            path: "Scripts/realtime-testserver/swift-bench"
+        ),
+        .executableTarget(name: "bench-sse", dependencies: ["OpenAI"], path: "Benchmarks/SSE"),
+
+        // MARK: Generator
+        .systemLibrary(
+            name: "CYaml",
+            path: "Generator/CYaml",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        .target(name: "YAML", dependencies: ["CYaml"], path: "Generator/YAML"),
+        .target(name: "OpenAPI", dependencies: ["YAML"], path: "Generator/OpenAPI"),
+        .target(name: "GeneratorCore", dependencies: ["OpenAPI"], path: "Generator/Core"),
+        .executableTarget(
+            name: "openai-generator",
+            dependencies: ["GeneratorCore"],
+            path: "Generator/CLI"
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "GeneratorTests",
+            dependencies: ["GeneratorCore", "OpenAPI", "YAML"],
+            path: "Tests/GeneratorTests"
+        ),
+        .testTarget(
+            name: "OpenAIRealtimeTests",
+            dependencies: ["OpenAIRealtime"],
+            path: "Tests/OpenAIRealtimeTests"
+        ),
+        .testTarget(
+            name: "OpenAITests",
+            dependencies: ["OpenAI", "YAML"],
+            path: "Tests/OpenAITests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

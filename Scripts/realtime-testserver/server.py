@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Local WebSocket server for the OpenAIRealtime tests and benchmark.
+
+Built on PyPI's `websockets` (an independent RFC 6455 implementation). Starts one plain listener
+and any number of TLS listeners on free loopback ports, prints one JSON line
+`{"plain": PORT, "tls": {"NAME": PORT, ...}}` to stdout, and exits when stdin closes, so a test
+that dies cannot leave it running.
+
+Routes (by request path):
+  /echo        echo every message back with the same type
+  /headers     first send a JSON report of the request (Authorization header, offered and selected
+               subprotocols, path), then echo
+  /fragmented  send a text message in 3 frames and a binary message in 2 frames, then echo
+  /ping        send a ping, wait up to 5 s for the pong, send "pong received", then echo
+  /close-1011  send "closing", then close with 1011 "keepalive ping timeout"
+  /large?bytes=N  send one text message of N bytes of "a", then echo
+  /reject      refuse the upgrade with HTTP 403 and a short body
+  /bench       echo, except input_audio_buffer.append events are counted, not echoed, and
+               input_audio_buffer.commit is answered with
+               {"type":"input_audio_buffer.committed","appends":N,"bytes":B}
+"""
+
+import argparse
+import asyncio
+import http
+import json
+import os
+import ssl
+import sys
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed
+
+
+def process_request(connection, request):
+    if request.path == "/reject":
+        return connection.respond(http.HTTPStatus.FORBIDDEN, "forbidden: test rejection\n")
+    return None
+
+
+def select_subprotocol(connection, offered):
+    return "realtime" if "realtime" in offered else None
+
+
+async def echo(ws):
+    async for message in ws:
+        await ws.send(message)
+
+
+async def handler(ws):
+    url = urlsplit(ws.request.path)
+    path = url.path
+    try:
+        if path == "/echo":
+            await echo(ws)
+        elif path == "/headers":
+            offered = ws.request.headers.get_all("Sec-WebSocket-Protocol")
+            offered = [p.strip() for value in offered for p in value.split(",")]
+            report = {
+                "path": ws.request.path,
+                "authorization": ws.request.headers.get("Authorization"),
+                "x_custom": ws.request.headers.get("X-Custom"),
+                "offered_subprotocols": offered,
+                "selected_subprotocol": ws.subprotocol,
+                "host": ws.request.headers.get("Host"),
+            }
+            await ws.send(json.dumps(report))
+            await echo(ws)
+        elif path == "/fragmented":
+            await ws.send(["frag-one ", "frag-two ", "frag-three \u00e9\u20ac"])
+            await ws.send([b"\x00\x01\x02", b"\x03\x04"])
+            await echo(ws)
+        elif path == "/ping":
+            waiter = await ws.ping(b"server-ping")
+            await asyncio.wait_for(waiter, timeout=5)
+            await ws.send("pong received")
+            await echo(ws)
+        elif path == "/close-1011":
+            await ws.send("closing")
+            await ws.close(1011, "keepalive ping timeout")
+        elif path == "/large":
+            size = int(parse_qs(url.query).get("bytes", ["0"])[0])
+            await ws.send("a" * size)
+            await echo(ws)
+        elif path == "/bench":
+            appends = 0
+            total = 0
+            async for message in ws:
+                if isinstance(message, str) and message.startswith('{"type":"input_audio_buffer.append"'):
+                    appends += 1
+                    total += len(message)
+                elif isinstance(message, str) and message.startswith('{"type":"input_audio_buffer.commit"'):
+                    await ws.send(json.dumps({"type": "input_audio_buffer.committed", "appends": appends, "bytes": total}))
+                    appends = 0
+                    total = 0
+                else:
+                    await ws.send(message)
+        else:
+            await ws.close(1008, f"unknown route {path}")
+    except ConnectionClosed:
+        pass
+
+
+async def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tls", nargs=3, action="append", default=[], metavar=("NAME", "CERT", "KEY"),
+                        help="add a TLS listener with this certificate chain and key")
+    args = parser.parse_args()
+    options = dict(select_subprotocol=select_subprotocol, process_request=process_request, max_size=64 * 1024 * 1024,
+                   ping_interval=None, compression=None)
+    servers = []
+    plain = await serve(handler, "127.0.0.1", 0, **options)
+    servers.append(plain)
+    ports = {"plain": plain.sockets[0].getsockname()[1], "tls": {}}
+    for name, cert, key in args.tls:
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(cert, key)
+        server = await serve(handler, "127.0.0.1", 0, ssl=context, **options)
+        servers.append(server)
+        ports["tls"][name] = server.sockets[0].getsockname()[1]
+    print(json.dumps(ports), flush=True)
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(None, sys.stdin.read)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

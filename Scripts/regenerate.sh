@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The main job: fetch the locked spec, build the generator, regenerate Sources/OpenAI/Generated/, build the SDK.
+#
+# Usage: Scripts/regenerate.sh [GENERATE_OPTIONS...]
+#   Extra arguments go to `openai-generator generate` (e.g. `--access package`).
+#   SCRATCH_PATH=DIR   use DIR as the SwiftPM build folder instead of .build (passed as --scratch-path).
+#
+# Exit status: non-zero as soon as a step fails (the failing step's own status).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+
+SWIFT_FLAGS=()
+if [[ -n "${SCRATCH_PATH:-}" ]]; then
+    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
+fi
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "1/4 Fetch the locked spec (Scripts/fetch-spec.sh)"
+"$ROOT/Scripts/fetch-spec.sh"
+
+step "2/4 Build the generator (swift build -c release --product openai-generator)"
+swift build -c release --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+BIN_DIR="$(swift build -c release --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})"
+
+step "3/4 Generate Sources/OpenAI/Generated/ from Spec/openapi.yaml (openai-generator generate $*)"
+"$BIN_DIR/openai-generator" generate --spec Spec/openapi.yaml --output Sources/OpenAI/Generated "$@"
+
+step "4/4 Build the OpenAI module (swift build --target OpenAI)"
+swift build --target OpenAI ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+
+printf '\nregenerate: done. Review the changes with: git status Sources/OpenAI/Generated; git diff --stat\n'

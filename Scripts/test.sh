@@ -1,0 +1,228 @@
+#!/usr/bin/env bash
+# The one test command: everything CI checks, in order, stopping at the first failure.
+#
+# Usage: Scripts/test.sh
+#   Steps: system packages, locked spec, Python test-server venv, build (with tests),
+#          `openai-generator check`, `swift test`, Scripts/check-history.sh.
+# Environment:
+#   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
+#   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command).
+#   OPENAI_TEST_PYTHON   when already set, used as is and the venv step is skipped.
+# Exported for the tests: OPENAI_TEST_PYTHON (Scripts/.venv's python with every Scripts/*/requirements.txt installed,
+# or python3 when there are none).
+#
+# Exit status: 0 when every step passed; otherwise the failing step's status (at least 1).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+
+SWIFT_FLAGS=()
+if [[ -n "${SCRATCH_PATH:-}" ]]; then
+    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
+fi
+
+# Wall-clock time in seconds with a fraction (bash 5 has EPOCHREALTIME; otherwise python3).
+now() {
+    if [[ -n "${EPOCHREALTIME:-}" ]]; then
+        printf '%s\n' "${EPOCHREALTIME/,/.}"
+    else
+        python3 -c 'import time; print(time.time())'
+    fi
+}
+
+# Seconds (one decimal) from the time given to now.
+elapsed_since() {
+    python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$1" "$(now)"
+}
+
+STEP_NAMES=()
+STEP_TIMES=()
+STEP_RESULTS=()
+TOTAL_START="$(now)"
+
+print_summary() {
+    local i
+    printf '\n==> Summary\n'
+    for i in "${!STEP_NAMES[@]}"; do
+        printf '  %-8s %8ss  %s\n' "${STEP_RESULTS[$i]}" "${STEP_TIMES[$i]}" "${STEP_NAMES[$i]}"
+    done
+    printf '  total    %8ss\n' "$(elapsed_since "$TOTAL_START")"
+}
+
+CURRENT_STEP=""
+CURRENT_START=""
+
+# Runs one step: prints a header, times it and records the result. The step runs directly under `set -e`
+# (not inside `if` or `||`, which would switch `set -e` off inside it); a failure ends the script through
+# the EXIT trap below, which records the step as FAILED and prints the summary.
+run_step() {
+    CURRENT_STEP="$1"
+    shift
+    printf '\n==> [%d] %s\n' "$((${#STEP_NAMES[@]} + 1))" "$CURRENT_STEP"
+    CURRENT_START="$(now)"
+    "$@"
+    STEP_NAMES+=("$CURRENT_STEP")
+    STEP_TIMES+=("$(elapsed_since "$CURRENT_START")")
+    STEP_RESULTS+=("ok")
+    CURRENT_STEP=""
+}
+
+on_exit() {
+    local status=$?
+    if [[ $status -ne 0 && -n "$CURRENT_STEP" ]]; then
+        STEP_NAMES+=("$CURRENT_STEP")
+        STEP_TIMES+=("$(elapsed_since "$CURRENT_START")")
+        STEP_RESULTS+=("FAILED")
+        print_summary
+        printf '\ntest.sh: FAILED at step "%s" (exit status %d).\n' "$CURRENT_STEP" "$status" >&2
+    fi
+    exit "$status"
+}
+trap on_exit EXIT
+
+# --- (a) system packages ---------------------------------------------------------------------------
+
+APT_UPDATED=0
+apt_install() {
+    local sudo=()
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "test.sh: apt-get is not available; install these yourself: $* (macOS: brew install libyaml openssl pkg-config)" >&2
+        return 1
+    fi
+    if [[ "$(id -u)" -ne 0 ]]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "test.sh: not root and sudo is missing; run as root: apt-get install -y $*" >&2
+            return 1
+        fi
+        sudo=(sudo)
+    fi
+    if [[ $APT_UPDATED -eq 0 ]]; then
+        echo "+ ${sudo[*]+${sudo[*]} }apt-get update"
+        ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get update -q
+        APT_UPDATED=1
+    fi
+    echo "+ ${sudo[*]+${sudo[*]} }apt-get install -y $*"
+    ${sudo[@]+"${sudo[@]}"} env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
+}
+
+# Installs the Debian package when pkg-config does not know the module.
+ensure_pkg_config_module() {
+    local module="$1" package="$2"
+    if command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$module"; then
+        echo "pkg-config $module: found ($(pkg-config --modversion "$module"))"
+        return 0
+    fi
+    echo "pkg-config $module: missing; installing $package"
+    apt_install "$package" pkg-config
+    pkg-config --exists "$module" || {
+        echo "test.sh: pkg-config still cannot find $module after installing $package" >&2
+        return 1
+    }
+}
+
+step_system_packages() {
+    ensure_pkg_config_module yaml-0.1 libyaml-dev # the generator's CYaml target
+    ensure_pkg_config_module openssl libssl-dev   # the OpenAIRealtime product
+}
+
+# --- (c) Python venv for the test servers -----------------------------------------------------------
+
+VENV="$ROOT/Scripts/.venv"
+
+step_python_venv() {
+    if [[ -n "${OPENAI_TEST_PYTHON:-}" ]]; then
+        echo "OPENAI_TEST_PYTHON is already set ($OPENAI_TEST_PYTHON); leaving it as is."
+        return 0
+    fi
+    # Every test server's runtime requirements: Scripts/*/requirements.txt (not the -dev files).
+    local requirements=() file
+    for file in "$ROOT"/Scripts/*/requirements.txt; do
+        if [[ -f "$file" ]]; then
+            requirements+=("$file")
+        fi
+    done
+    if [[ ${#requirements[@]} -eq 0 ]]; then
+        OPENAI_TEST_PYTHON="$(command -v python3)"
+        export OPENAI_TEST_PYTHON
+        echo "No Scripts/*/requirements.txt; OPENAI_TEST_PYTHON=$OPENAI_TEST_PYTHON"
+        return 0
+    fi
+    # The stamp records the requirement files' contents and the Python version they were installed for.
+    local stamp="$VENV/.requirements.sha256" wanted
+    wanted="$(python3 - "${requirements[@]}" <<'PY'
+import hashlib, sys
+h = hashlib.sha256()
+for path in sys.argv[1:]:
+    h.update(path.encode() + b"\0" + open(path, "rb").read() + b"\0")
+print(h.hexdigest(), sys.version.split()[0])
+PY
+)"
+    if [[ -e "$VENV" ]] && ! "$VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
+        echo "The venv at Scripts/.venv is broken; recreating it."
+        rm -rf "$VENV"
+    fi
+    if [[ ! -x "$VENV/bin/python" ]]; then
+        if ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+            echo "python3 has no ensurepip; installing python3-venv"
+            apt_install python3-venv
+        fi
+        echo "+ python3 -m venv Scripts/.venv"
+        python3 -m venv "$VENV"
+    fi
+    local args=() relative=()
+    for file in "${requirements[@]}"; do
+        args+=(-r "$file")
+        relative+=("${file#"$ROOT"/}")
+    done
+    if [[ -f "$stamp" && "$(cat "$stamp")" == "$wanted" ]]; then
+        echo "Requirements unchanged since the last install (${relative[*]}); skipping pip."
+    else
+        echo "+ Scripts/.venv/bin/python -m pip install ${relative[*]/#/-r }"
+        "$VENV/bin/python" -m pip install --disable-pip-version-check --quiet "${args[@]}"
+        printf '%s\n' "$wanted" >"$stamp"
+    fi
+    OPENAI_TEST_PYTHON="$VENV/bin/python"
+    export OPENAI_TEST_PYTHON
+    echo "OPENAI_TEST_PYTHON=$OPENAI_TEST_PYTHON"
+}
+
+# --- (d)-(g) -----------------------------------------------------------------------------------------
+
+step_build() {
+    echo "+ swift build --build-tests"
+    swift build --build-tests ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+}
+
+step_check() {
+    local bin_dir
+    bin_dir="$(swift build --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})"
+    echo "+ $bin_dir/openai-generator check"
+    "$bin_dir/openai-generator" check
+}
+
+step_swift_test() {
+    echo "+ swift test"
+    swift test ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+}
+
+step_history() {
+    echo "+ Scripts/check-history.sh"
+    "$ROOT/Scripts/check-history.sh"
+}
+
+echo "test.sh: repository $ROOT (CI=${CI:-false})"
+run_step "System packages (libyaml-dev, libssl-dev)" step_system_packages
+run_step "Locked spec (Scripts/fetch-spec.sh)" "$ROOT/Scripts/fetch-spec.sh"
+run_step "Python venv for test servers" step_python_venv
+run_step "Build with tests (swift build --build-tests)" step_build
+run_step "Generated code matches the locked spec (openai-generator check)" step_check
+run_step "Tests (swift test)" step_swift_test
+if [[ "${SKIP_HISTORY:-0}" == "1" ]]; then
+    printf '\n==> Historical specs: skipped (SKIP_HISTORY=1)\n'
+else
+    run_step "Historical specs generate and compile (Scripts/check-history.sh)" step_history
+fi
+
+print_summary
+printf '\ntest.sh: all steps passed.\n'

@@ -1,0 +1,106 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request being built by a generated operation method: the path template with its parameters,
+/// the query, the body and the security scheme. The client turns it into an ``HTTPRequest``.
+struct APIRequest: Sendable {
+    /// Which credential an operation uses (the spec's security schemes).
+    enum Authentication: Sendable {
+        /// `ApiKeyAuth`: the project API key.
+        case apiKey
+        /// `AdminApiKeyAuth`: the organization admin key.
+        case adminAPIKey
+    }
+
+    var method: String
+    /// The path below the base URL, with parameters already substituted and percent-encoded.
+    private(set) var path: String
+    var operationID: String
+    var authentication: Authentication
+    var query: [URLQueryItem] = []
+    var body: Data?
+    var contentType: String?
+    var accept = "application/json"
+    var headers: [String: String] = [:]
+
+    /// Creates a request for the path template `path`, e.g. `/threads/{thread_id}/runs`.
+    init(method: String, path: String, operationID: String, authentication: Authentication = .apiKey) {
+        self.method = method
+        self.path = path
+        self.operationID = operationID
+        self.authentication = authentication
+    }
+
+    /// Substitutes the path parameter `{name}` with `value`, percent-encoded (RFC 3986 section 3.3).
+    ///
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when `value` is empty:
+    ///   an empty segment would address another endpoint.
+    mutating func setPathParameter(_ name: String, _ value: some CustomStringConvertible) throws {
+        let text = value.description
+        guard !text.isEmpty else {
+            throw OpenAIError(
+                kind: .invalidRequest,
+                message: "The path parameter \(name) of \(operationID) is empty.")
+        }
+        let encoded = text.addingPercentEncoding(withAllowedCharacters: Self.pathSegmentAllowed) ?? text
+        path = path.replacingOccurrences(of: "{\(name)}", with: encoded)
+    }
+
+    private static let pathSegmentAllowed: CharacterSet = {
+        var set = CharacterSet.alphanumerics
+        set.insert(charactersIn: "-._~")
+        return set
+    }()
+
+    /// Adds the query parameter `name` when `value` is not `nil`: arrays as `name[]=a&name[]=b`,
+    /// objects as `name[key]=value`, booleans as `true`/`false`.
+    mutating func addQuery(_ name: String, _ value: (some Encodable)?) throws {
+        guard let value else { return }
+        Self.flatten(try JSONValue(encoding: value), name: name, into: &query)
+    }
+
+    private static func flatten(_ value: JSONValue, name: String, into items: inout [URLQueryItem]) {
+        switch value {
+        case .null: break
+        case .bool(let value): items.append(URLQueryItem(name: name, value: value ? "true" : "false"))
+        case .int(let value): items.append(URLQueryItem(name: name, value: String(value)))
+        case .double(let value): items.append(URLQueryItem(name: name, value: String(value)))
+        case .string(let value): items.append(URLQueryItem(name: name, value: value))
+        case .array(let values):
+            for element in values { flatten(element, name: name + "[]", into: &items) }
+        case .object(let object):
+            for key in object.keys.sorted() { flatten(object[key]!, name: "\(name)[\(key)]", into: &items) }
+        }
+    }
+
+    /// Sets the header field `name` when `value` is not `nil`; arrays are joined with `, `.
+    mutating func addHeader(_ name: String, _ value: (some Encodable)?) throws {
+        guard let value else { return }
+        var items: [URLQueryItem] = []
+        Self.flatten(try JSONValue(encoding: value), name: name, into: &items)
+        headers[name] = items.compactMap(\.value).joined(separator: ", ")
+    }
+
+    /// Sets a JSON body.
+    ///
+    /// - Throws: `EncodingError` when the value does not encode.
+    mutating func setJSONBody(_ value: some Encodable) throws {
+        body = try Self.encoder.encode(value)
+        contentType = "application/json"
+    }
+
+    /// Sets a raw body with its content type (e.g. `application/sdp`).
+    mutating func setRawBody(_ data: Data, contentType: String) {
+        body = data
+        self.contentType = contentType
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+}

@@ -1,0 +1,21 @@
+/// A coding key for any string or integer: used for dictionaries keyed by arbitrary names,
+/// for `additionalProperties`, and for reading a union's discriminator.
+public struct AnyCodingKey: CodingKey, Hashable, Sendable {
+    public var stringValue: String
+    public var intValue: Int?
+
+    /// Creates a key for the JSON object member `name`.
+    public init(_ name: String) {
+        self.stringValue = name
+        self.intValue = nil
+    }
+
+    public init(stringValue: String) {
+        self.init(stringValue)
+    }
+
+    public init(intValue: Int) {
+        self.stringValue = String(intValue)
+        self.intValue = intValue
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+
+/// Any JSON value: the type of free-form objects in the OpenAI spec, and the payload kept by the
+/// `unknown` case of every generated union.
+///
+/// Integers that fit in `Int` are kept exactly as ``int(_:)``; other numbers are ``double(_:)``.
+/// Object keys keep no order (JSON objects are unordered, RFC 8259 section 4).
+public enum JSONValue: Sendable, Hashable {
+    /// JSON `null`.
+    case null
+    /// `true` or `false`.
+    case bool(Bool)
+    /// A number without fraction or exponent that fits in `Int`.
+    case int(Int)
+    /// Any other number.
+    case double(Double)
+    /// A string.
+    case string(String)
+    /// An array.
+    case array([JSONValue])
+    /// An object.
+    case object([String: JSONValue])
+}
+
+extension JSONValue: Codable {
+    /// Decodes any JSON value.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the value is not JSON (for example a non-JSON
+    ///   decoder's binary data).
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
+            var object: [String: JSONValue] = [:]
+            object.reserveCapacity(container.allKeys.count)
+            for key in container.allKeys {
+                object[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+            }
+            self = .object(object)
+            return
+        }
+        if var container = try? decoder.unkeyedContainer() {
+            var array: [JSONValue] = []
+            if let count = container.count { array.reserveCapacity(count) }
+            while !container.isAtEnd {
+                array.append(try container.decode(JSONValue.self))
+            }
+            self = .array(array)
+            return
+        }
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "The value is not a JSON value.")
+        }
+    }
+
+    /// Encodes the value as the JSON it holds.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .int(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .double(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .array(let values):
+            var container = encoder.unkeyedContainer()
+            for value in values { try container.encode(value) }
+        case .object(let object):
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            for key in object.keys.sorted() {
+                try container.encode(object[key]!, forKey: AnyCodingKey(key))
+            }
+        }
+    }
+}
+
+extension JSONValue {
+    /// Converts any `Encodable` value to the JSON it encodes to.
+    ///
+    /// - Parameter value: The value to encode.
+    /// - Throws: `EncodingError` when the value cannot be encoded as JSON.
+    public init(encoding value: some Encodable) throws {
+        let data = try JSONEncoder().encode(value)
+        self = try JSONDecoder().decode(JSONValue.self, from: data)
+    }
+
+    /// Decodes a `Decodable` type from this JSON value.
+    ///
+    /// - Parameter type: The type to decode.
+    /// - Returns: The decoded value.
+    /// - Throws: `DecodingError` naming the failing field's coding path.
+    public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
+        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(self))
+    }
+
+    /// The string when this is ``string(_:)``, else `nil`.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The object when this is ``object(_:)``, else `nil`.
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    /// The array when this is ``array(_:)``, else `nil`.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The number as a `Double` when this is ``int(_:)`` or ``double(_:)``, else `nil`.
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let value): return Double(value)
+        case .double(let value): return value
+        default: return nil
+        }
+    }
+
+    /// The member named `key` when this is an object, else `nil`.
+    public subscript(key: String) -> JSONValue? {
+        objectValue?[key]
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// The one error type of the SDK: an HTTP error reply, a transport failure, or a reply that does
+/// not decode.
+///
+/// Switch on ``kind`` for the category. For an API error, ``message``, ``type``, ``code`` and
+/// ``param`` come from the OpenAI error body (`{"error": {...}}`, spec schema `Error`).
+/// The API key is never part of any description.
+public struct OpenAIError: Error, Sendable, CustomStringConvertible {
+    /// The category of an ``OpenAIError``; new categories may be added.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// HTTP 400.
+        public static let badRequest = Kind("badRequest")
+        /// HTTP 401.
+        public static let authentication = Kind("authentication")
+        /// HTTP 403.
+        public static let permissionDenied = Kind("permissionDenied")
+        /// HTTP 404.
+        public static let notFound = Kind("notFound")
+        /// HTTP 409.
+        public static let conflict = Kind("conflict")
+        /// HTTP 422.
+        public static let unprocessableEntity = Kind("unprocessableEntity")
+        /// HTTP 429.
+        public static let rateLimit = Kind("rateLimit")
+        /// HTTP 500 and above.
+        public static let server = Kind("server")
+        /// Any other non-2xx status.
+        public static let status = Kind("status")
+        /// The connection failed or was dropped.
+        public static let connection = Kind("connection")
+        /// An attempt took longer than its timeout.
+        public static let timeout = Kind("timeout")
+        /// The calling task was cancelled.
+        public static let cancelled = Kind("cancelled")
+        /// A 2xx reply whose body does not decode as the documented type.
+        public static let decoding = Kind("decoding")
+        /// The request could not be built (e.g. an empty path parameter) or no credential is set.
+        public static let invalidRequest = Kind("invalidRequest")
+
+        static func forStatus(_ status: Int) -> Kind {
+            switch status {
+            case 400: return .badRequest
+            case 401: return .authentication
+            case 403: return .permissionDenied
+            case 404: return .notFound
+            case 409: return .conflict
+            case 422: return .unprocessableEntity
+            case 429: return .rateLimit
+            case 500...: return .server
+            default: return .status
+            }
+        }
+    }
+
+    /// The category.
+    public var kind: Kind
+    /// The HTTP status code, when a reply arrived.
+    public var statusCode: Int?
+    /// A human-readable message: the API's `error.message` when there is one.
+    public var message: String
+    /// The API's `error.type`, e.g. `"invalid_request_error"`.
+    public var type: String?
+    /// The API's `error.code`, e.g. `"rate_limit_exceeded"`; kept as sent, known or not.
+    public var code: String?
+    /// The API's `error.param`: the request parameter the error is about.
+    public var param: String?
+    /// The `x-request-id` response header.
+    public var requestID: String?
+    /// The response headers.
+    public var headers: [String: String]
+    /// The reply's body, at most 8 KiB of it, when there was one.
+    public var rawBody: Data?
+    /// For ``Kind/decoding``: the JSON path of the member that failed, e.g. `choices[0].message`.
+    public var codingPath: String?
+
+    /// Creates an error.
+    public init(
+        kind: Kind, statusCode: Int? = nil, message: String, type: String? = nil, code: String? = nil,
+        param: String? = nil, requestID: String? = nil, headers: [String: String] = [:],
+        rawBody: Data? = nil, codingPath: String? = nil
+    ) {
+        self.kind = kind
+        self.statusCode = statusCode
+        self.message = message
+        self.type = type
+        self.code = code
+        self.param = param
+        self.requestID = requestID
+        self.headers = headers
+        self.rawBody = rawBody.map { Data($0.prefix(8192)) }
+        self.codingPath = codingPath
+    }
+
+    public var description: String {
+        var parts = ["OpenAIError.\(kind)"]
+        if let statusCode { parts.append("status \(statusCode)") }
+        if let code { parts.append("code \(code)") }
+        if let requestID { parts.append("request \(requestID)") }
+        if let codingPath { parts.append("at \(codingPath)") }
+        return parts.joined(separator: ", ") + ": " + message
+    }
+
+    /// Builds the error for a non-2xx reply, reading the OpenAI error body when it is JSON.
+    static func fromResponse(_ response: HTTPResponse) -> OpenAIError {
+        struct Envelope: Decodable {
+            struct Body: Decodable {
+                var message: String?
+                var type: String?
+                var code: JSONValue?
+                var param: String?
+            }
+            var error: Body?
+        }
+        let body = (try? JSONDecoder().decode(Envelope.self, from: response.body))?.error
+        let code: String? =
+            switch body?.code {
+            case .string(let value): value
+            case .int(let value): String(value)
+            default: nil
+            }
+        let fallback =
+            String(data: response.body.prefix(512), encoding: .utf8).map { $0.isEmpty ? nil : $0 } ?? nil
+        return OpenAIError(
+            kind: .forStatus(response.statusCode), statusCode: response.statusCode,
+            message: body?.message ?? fallback ?? "HTTP \(response.statusCode)", type: body?.type,
+            code: code, param: body?.param, requestID: response.value(forHeader: "x-request-id"),
+            headers: response.headers, rawBody: response.body)
+    }
+
+    /// Builds the error for a 2xx reply that does not decode, naming the JSON path that failed.
+    static func decoding(_ error: DecodingError, response: HTTPResponse) -> OpenAIError {
+        let (path, detail): ([any CodingKey], String) =
+            switch error {
+            case .keyNotFound(let key, let context):
+                (context.codingPath + [key], "required member is missing")
+            case .typeMismatch(_, let context): (context.codingPath, context.debugDescription)
+            case .valueNotFound(_, let context): (context.codingPath, context.debugDescription)
+            case .dataCorrupted(let context): (context.codingPath, context.debugDescription)
+            @unknown default: ([], "\(error)")
+            }
+        let rendered = path.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        let codingPath = rendered.hasPrefix(".") ? String(rendered.dropFirst()) : rendered
+        return OpenAIError(
+            kind: .decoding, statusCode: response.statusCode,
+            message: "The reply does not decode at \(codingPath.isEmpty ? "the top level" : codingPath): \(detail)",
+            requestID: response.value(forHeader: "x-request-id"), headers: response.headers,
+            rawBody: response.body, codingPath: codingPath)
+    }
+}
