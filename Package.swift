@@ -57,7 +57,9 @@ let package = Package(
         .testTarget(
             name: "GeneratorTests",
             dependencies: ["GeneratorCore", "OpenAPI", "YAML"],
-            path: "Tests/GeneratorTests"
+            path: "Tests/GeneratorTests",
+            // Spec fixtures and their expected Swift are data read by the tests, not test sources.
+            exclude: ["Snapshots", "DiffFixtures"]
         ),
         .testTarget(
             name: "OpenAIRealtimeTests",

@@ -69,7 +69,11 @@ func loadOverrides(_ path: String) -> Overrides {
     }
     for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
         guard let entry = value as? [String: Any] else { continue }
-        overrides.schemas[pointer] = entry.compactMapValues { $0 as? String }
+        overrides.schemas[pointer] = entry.compactMapValues { value in
+            if let text = value as? String { return text }
+            if let list = value as? [String] { return list.joined(separator: ",") }
+            return nil
+        }
     }
     return overrides
 }
@@ -137,4 +141,5 @@ func run(_ options: Options) -> Int32 {
     }
 }
 
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "diff" { exit(runDiff(arguments: Array(CommandLine.arguments.dropFirst(2)))) }
 exit(run(parseArguments()))

@@ -19,7 +19,7 @@ public struct OpenAPILoader {
         let parsed: YAMLDocument
         do {
             parsed = try YAMLParser().parse(bytes, file: file)
-        } catch let error as YAMLError {
+        } catch {
             throw OpenAPIError(
                 message: "invalid YAML: \(error.message)",
                 location: SourceLocation(file: file, mark: error.mark, pointer: "#"))
@@ -343,8 +343,18 @@ struct LoadContext {
             default: break
             }
         }
-        if let override = overrides[pointer], let type = override["x-swift-type"] {
-            swiftType = type
+        if let override = overrides[pointer] {
+            // The project's corrections (Spec/overrides.json): lists are comma-separated.
+            if let type = override["x-swift-type"] { swiftType = type }
+            if let values = override["enum"] {
+                enumValues = values.split(separator: ",").map { .string(String($0)) }
+            }
+            let notRequired = Set((override["not-required"] ?? "").split(separator: ",").map(String.init))
+            required.removeAll { notRequired.contains($0) }
+            let nullableNames = Set((override["nullable-properties"] ?? "").split(separator: ",").map(String.init))
+            properties = properties.map { entry in
+                nullableNames.contains(entry.name) ? (entry.name, entry.schema.makingNullable()) : entry
+            }
         }
         var seen: Set<String> = []
         for name in required where !seen.insert(name).inserted {
@@ -363,6 +373,16 @@ struct LoadContext {
 }
 
 extension Schema {
+    /// A copy that also accepts `null`.
+    func makingNullable() -> Schema {
+        Schema(
+            location: location, ref: ref, types: types, nullable: true, format: format, title: title,
+            description: description, deprecated: deprecated, properties: properties, required: required,
+            additionalProperties: additionalProperties, items: items, enumValues: enumValues,
+            constValue: constValue, oneOf: oneOf, anyOf: anyOf, allOf: allOf, discriminator: discriminator,
+            defaultValue: defaultValue, swiftType: swiftType)
+    }
+
     static func empty(_ location: SourceLocation) -> Schema {
         Schema(
             location: location, ref: nil, types: [], nullable: false, format: nil, title: nil,

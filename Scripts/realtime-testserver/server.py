@@ -15,6 +15,16 @@ Routes (by request path):
   /close-1011  send "closing", then close with 1011 "keepalive ping timeout"
   /large?bytes=N  send one text message of N bytes of "a", then echo
   /reject      refuse the upgrade with HTTP 403 and a short body
+  /session     a scripted Realtime conversation (events shaped after the GA spec examples):
+               session.created; waits for session.update -> session.updated, then the bug-report
+               events transcription_session.updated (absent from the spec's server-event union),
+               response.audio_transcript.done (beta name) and response.output_audio_transcript.done
+               (GA name); counts input_audio_buffer.append until input_audio_buffer.commit ->
+               input_audio_buffer.committed; pings; waits for response.create -> response.created,
+               AUDIO_DELTAS x response.output_audio.delta (every other one fragmented into frames),
+               response.function_call_arguments.done; waits for conversation.item.create with a
+               function_call_output -> response.done; then waits for the client to close.
+               Unexpected client events are answered with an error event (type invalid_request_error).
   /bench       echo, except input_audio_buffer.append events are counted, not echoed, and
                input_audio_buffer.commit is answered with
                {"type":"input_audio_buffer.committed","appends":N,"bytes":B}
@@ -22,6 +32,7 @@ Routes (by request path):
 
 import argparse
 import asyncio
+import base64
 import http
 import json
 import os
@@ -46,6 +57,73 @@ def select_subprotocol(connection, offered):
 async def echo(ws):
     async for message in ws:
         await ws.send(message)
+
+
+AUDIO_DELTAS = 6
+
+
+def event(counter, type_, **fields):
+    return json.dumps({"type": type_, "event_id": f"event_{counter}", **fields})
+
+
+async def realtime_session(ws):
+    counter = iter(range(1, 1_000_000))
+    session = {"type": "realtime", "object": "realtime.session", "id": "sess_test_001",
+               "model": "gpt-realtime", "output_modalities": ["audio"]}
+    await ws.send(event(next(counter), "session.created", session=session))
+
+    async def expect(type_):
+        while True:
+            message = json.loads(await ws.recv())
+            if message.get("type") == type_:
+                return message
+            await ws.send(event(next(counter), "error", error={
+                "type": "invalid_request_error", "code": "unexpected_event",
+                "message": f"expected {type_}, got {message.get('type')}", "param": None,
+                "event_id": message.get("event_id")}))
+
+    update = await expect("session.update")
+    await ws.send(event(next(counter), "session.updated", session={**session, **update.get("session", {})}))
+    await ws.send(event(next(counter), "transcription_session.updated", session={"id": "sess_test_001"}))
+    await ws.send(event(next(counter), "response.audio_transcript.done", response_id="resp_000",
+                        item_id="item_000", output_index=0, content_index=0, transcript="beta name"))
+    await ws.send(event(next(counter), "response.output_audio_transcript.done", response_id="resp_000",
+                        item_id="item_000", output_index=0, content_index=0, transcript="GA name"))
+    appends = 0
+    audio_bytes = 0
+    while True:
+        message = json.loads(await ws.recv())
+        if message.get("type") == "input_audio_buffer.append":
+            appends += 1
+            audio_bytes += len(base64.b64decode(message["audio"]))
+        elif message.get("type") == "input_audio_buffer.commit":
+            break
+    await ws.send(event(next(counter), "input_audio_buffer.committed", previous_item_id=None,
+                        item_id="item_001", appends=appends, audio_bytes=audio_bytes))
+    await asyncio.wait_for(await ws.ping(b"session-ping"), timeout=5)
+    await expect("response.create")
+    response = {"object": "realtime.response", "id": "resp_001", "status": "in_progress",
+                "output": [], "conversation_id": "conv_001", "output_modalities": ["audio"]}
+    await ws.send(event(next(counter), "response.created", response=response))
+    for index in range(AUDIO_DELTAS):
+        delta = event(next(counter), "response.output_audio.delta", response_id="resp_001",
+                      item_id="item_002", output_index=0, content_index=0,
+                      delta=base64.b64encode(bytes(range(256)) * 19).decode())
+        if index % 2:
+            await ws.send([delta[i:i + 1000] for i in range(0, len(delta), 1000)])
+        else:
+            await ws.send(delta)
+    await ws.send(event(next(counter), "response.function_call_arguments.done", response_id="resp_001",
+                        item_id="fc_001", output_index=1, call_id="call_001", name="get_weather",
+                        arguments='{"location": "Paris"}'))
+    output = await expect("conversation.item.create")
+    item = output.get("item", {})
+    done = {**response, "status": "completed",
+            "output": [{"id": "fc_001", "type": "function_call", "call_id": "call_001",
+                        "name": "get_weather", "arguments": '{"location": "Paris"}'}],
+            "metadata": {"function_output": item.get("output")}}
+    await ws.send(event(next(counter), "response.done", response=done))
+    await ws.wait_closed()
 
 
 async def handler(ws):
@@ -83,6 +161,8 @@ async def handler(ws):
             size = int(parse_qs(url.query).get("bytes", ["0"])[0])
             await ws.send("a" * size)
             await echo(ws)
+        elif path == "/session":
+            await realtime_session(ws)
         elif path == "/bench":
             appends = 0
             total = 0

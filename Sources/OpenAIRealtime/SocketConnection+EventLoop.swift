@@ -225,8 +225,10 @@
                     if let localClose {
                         closeInfo = localClose
                     } else {
-                        closeInfo = WebSocketCloseInfo(
+                        let info = WebSocketCloseInfo(
                             code: code ?? .noStatusReceived, reason: reason, initiatedByPeer: true)
+                        closeInfo = info
+                        shared.withLock { $0.peerClose = info }
                         // Echo the peer's code (section 5.5.1); an empty close is answered with an empty close.
                         sendCloseFromIOThread(code: code, reason: "")
                     }

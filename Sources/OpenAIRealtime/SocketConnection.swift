@@ -23,6 +23,7 @@
             var wakePending = false
             var closeSent = false
             var localClose: WebSocketCloseInfo?
+            var peerClose: WebSocketCloseInfo?
             var closeDeadline: ContinuousClock.Instant?
             var aborted = false
             var subprotocol: String?
@@ -118,7 +119,7 @@
         func closedError(_ state: Shared) -> WebSocketError {
             if let error = state.finishedError { return error }
             let info =
-                state.finished ?? state.localClose
+                state.finished ?? state.peerClose ?? state.localClose
                 ?? WebSocketCloseInfo(code: .normalClosure, reason: "", initiatedByPeer: false)
             return .closed(info)
         }

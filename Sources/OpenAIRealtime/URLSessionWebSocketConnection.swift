@@ -278,8 +278,8 @@
                 let trust = challenge.protectionSpace.serverTrust,
                 !anchors.isEmpty || !configuration.tls.trustsSystemRoots
             else { return (.performDefaultHandling, nil) }
-            SecTrustSetAnchorCertificates(trust, anchors as CFArray)
-            SecTrustSetAnchorCertificatesOnly(trust, !configuration.tls.trustsSystemRoots)
+            _ = SecTrustSetAnchorCertificates(trust, anchors as CFArray)
+            _ = SecTrustSetAnchorCertificatesOnly(trust, !configuration.tls.trustsSystemRoots)
             var error: CFError?
             if SecTrustEvaluateWithError(trust, &error) {
                 return (.useCredential, URLCredential(trust: trust))

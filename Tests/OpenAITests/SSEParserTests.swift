@@ -66,6 +66,19 @@ final class SSEParserTests: XCTestCase {
         )
     }
 
+    func testRepeatedAndAlternatingEventTypes() {
+        assertEvents(
+            "event: a\ndata: 1\n\nevent: a\ndata: 2\n\nevent: b\ndata: 3\n\nevent:\ndata: 4\n\nevent: a\ndata: 5\n\n",
+            [
+                ServerSentEvent(event: "a", data: "1"),
+                ServerSentEvent(event: "a", data: "2"),
+                ServerSentEvent(event: "b", data: "3"),
+                ServerSentEvent(data: "4"),
+                ServerSentEvent(event: "a", data: "5"),
+            ]
+        )
+    }
+
     func testLastEventLineOfBlockWins() {
         assertEvents("event: a\nevent: b\ndata: x\n\n", [ServerSentEvent(event: "b", data: "x")])
     }

@@ -62,6 +62,9 @@ public struct Property: Hashable, Sendable {
     public var constant: String?
     /// Stored in a heap box to break a recursive value type.
     public var boxed: Bool
+    /// For a required array or dictionary: the empty literal (`[]`, `[:]`) read when the member
+    /// is absent or null, a tolerance for replies that omit empty collections.
+    public var emptyValue: String?
     public var documentation: Documentation
 
     /// Whether the Swift type is optional.

@@ -163,6 +163,10 @@ struct DeclarationRenderer {
             for property in stored {
                 let method = property.isOptional ? "decodeIfPresent" : "decode"
                 var expression = "try container.\(method)(\(property.type.swift).self, forKey: .\(property.name))"
+                // Tolerance: a required array or dictionary that is absent or null reads as empty.
+                if let empty = property.emptyValue, !property.isOptional, !property.boxed {
+                    expression = "try container.decodeIfPresent(\(property.type.swift).self, forKey: .\(property.name)) ?? \(empty)"
+                }
                 if property.boxed {
                     expression = property.isOptional ? "\(expression).map(Indirect.init)" : "Indirect(\(expression))"
                 }

@@ -75,8 +75,10 @@ struct OperationRenderer {
         }
         printer.block(") async throws\(result)") { method in
             let authentication = operation.adminAuthentication ? ", authentication: .adminAPIKey" : ""
+            let mutates = !operation.parameters.isEmpty || !operation.fixedQuery.isEmpty || body != nil
+                || operation.response == .binary || operation.response == .text
             method.line(
-                "var request = APIRequest(method: \(operation.httpMethod.swiftLiteral), path: \(operation.path.swiftLiteral), operationID: \(operation.operationID.swiftLiteral)\(authentication))"
+                "\(mutates ? "var" : "let") request = APIRequest(method: \(operation.httpMethod.swiftLiteral), path: \(operation.path.swiftLiteral), operationID: \(operation.operationID.swiftLiteral)\(authentication))"
             )
             for parameter in operation.parameters where parameter.location == .path {
                 method.line("try request.setPathParameter(\(parameter.wireName.swiftLiteral), \(parameter.name))")

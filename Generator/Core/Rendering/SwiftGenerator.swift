@@ -144,17 +144,21 @@ public enum SwiftGenerator {
             files.append(GeneratedFile(path: "Resources/\(ResourceNaming.typeName([root])).swift", contents: header + "\n" + printer.text))
         }
 
-        // Tables for tests and tools: the response type of each JSON operation.
+        // For tests and tools: the response type of each JSON operation.
         var table = CodePrinter()
-        table.line("/// The documented 2xx JSON reply type of each operation, by operationId.")
+        table.line("/// The documented 2xx JSON reply types of the operations.")
         table.block("enum OperationResponseTypes") { body in
-            body.line("static let byOperationID: [Swift.String: any Decodable.Type] = [")
-            for operation in model.operations.sorted(by: { $0.operationID < $1.operationID }) {
-                if case .json(let type) = operation.response {
-                    body.line("    \(operation.operationID.swiftLiteral): \(type.swift).self,")
+            body.line("/// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.")
+            body.block("static func responseType(of operationID: Swift.String) -> (any Decodable.Type)?") { method in
+                method.block("switch operationID") { cases in
+                    for operation in model.operations.sorted(by: { $0.operationID < $1.operationID }) {
+                        if case .json(let type) = operation.response {
+                            cases.line("case \(operation.operationID.swiftLiteral): return \(type.swift).self")
+                        }
+                    }
+                    cases.line("default: return nil")
                 }
             }
-            body.line("]")
         }
         files.append(GeneratedFile(path: "OperationResponseTypes.swift", contents: header + "\n" + table.text))
 

@@ -417,6 +417,7 @@ struct SchemaTranslator {
                 Property(
                     name: swiftName, wireName: wireName, type: resolved.type, required: requiredSet.contains(wireName),
                     nullable: resolved.nullable || isNullable(propertySchema), constant: resolved.constant, boxed: false,
+                    emptyValue: emptyCollectionLiteral(resolved.type, propertySchema),
                     documentation: Documentation(
                         summary: propertySchema.description ?? target(propertySchema)?.description,
                         remark: propertySchema.location.pointer,
@@ -436,6 +437,23 @@ struct SchemaTranslator {
         return StructDecl(
             name: name, documentation: documentation, properties: properties, additionalProperties: additional,
             multipart: multipart, nested: inner.nested)
+    }
+
+    /// `[]` or `[:]` when the property's type is an array or dictionary, also through an alias.
+    func emptyCollectionLiteral(_ type: TypeRef, _ schema: Schema) -> String? {
+        switch type {
+        case .array: return "[]"
+        case .dictionary: return "[:]"
+        case .named:
+            guard let target = target(schema), target.swiftType == nil, target.ref == nil else { return nil }
+            let branches = Self.branches(target)
+            guard branches.isEmpty, target.allOf.isEmpty, target.properties.isEmpty, target.enumValues == nil else {
+                return nil
+            }
+            if target.types.filter({ $0 != "null" }) == ["array"] || target.items != nil { return "[]" }
+            return nil
+        default: return nil
+        }
     }
 
     // MARK: Unions
@@ -506,7 +524,6 @@ struct SchemaTranslator {
         let prefix = Self.commonWordPrefix(refNames.compactMap { $0 }, minimumCount: branches.count)
         var used: Set<String> = ["unknown"]
         var cases: [UnionCase] = []
-        var kindsSeen: [String: Int] = [:]
         for (index, branch) in branches.enumerated() {
             var base: String
             if values[index].count == 1 {
@@ -515,11 +532,12 @@ struct SchemaTranslator {
                 var stripped = String(refName.dropFirst(prefix.count))
                 if stripped.isEmpty || stripped.first!.isNumber { stripped = refName }
                 base = stripped
-            } else if let title = branch.title {
+            } else if let title = branch.title,
+                !["string", "array", "integer", "number", "boolean", "object"].contains(title.lowercased())
+            {
                 base = title
             } else {
-                base = kind(branch)
-                kindsSeen[base, default: 0] += 1
+                base = anonymousCaseName(branch)
             }
             var caseName = Naming.memberName(base)
             let stem = Naming.unescaped(caseName)
@@ -550,6 +568,37 @@ struct SchemaTranslator {
         return UnionDecl(
             name: name, documentation: documentation, discriminator: usedDiscriminator, cases: cases,
             isIndirect: false, nested: inner.nested)
+    }
+
+    /// The case name of an anonymous union variant, from its JSON kind: `string`, `integer`,
+    /// and for arrays the plural of the element (`strings`, `integerArrays`, `inputItems`).
+    func anonymousCaseName(_ branch: Schema, depth: Int = 0) -> String {
+        let kind = kind(branch)
+        guard kind == "array", depth < 4 else { return kind == "bool" ? "boolean" : kind }
+        let element = (target(branch) ?? branch).items
+        guard let element else { return "array" }
+        if let ref = element.ref, let name = componentTypeNames[ref] {
+            return Self.plural(name)
+        }
+        if let title = element.title { return Self.plural(Naming.upperCamel(title)) }
+        let inner = anonymousCaseName(element, depth: depth + 1)
+        switch inner {
+        case "string": return "strings"
+        case "integer": return "integers"
+        case "number": return "numbers"
+        case "boolean": return "booleans"
+        case "object": return "objects"
+        case "json": return "values"
+        default: return Self.plural(Naming.upperCamel(inner.hasSuffix("s") ? String(inner.dropLast()) + "Array" : inner))
+        }
+    }
+
+    static func plural(_ name: String) -> String {
+        if name.hasSuffix("s") { return name + "List" }
+        if name.hasSuffix("y"), let last = name.dropLast().last, !"aeiou".contains(last) {
+            return String(name.dropLast()) + "ies"
+        }
+        return name + "s"
     }
 
     /// The longest prefix, in whole words, shared by all `names` (only when there are

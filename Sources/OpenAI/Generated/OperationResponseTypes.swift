@@ -3,282 +3,286 @@
 
 import Foundation
 
-/// The documented 2xx JSON reply type of each operation, by operationId.
+/// The documented 2xx JSON reply types of the operations.
 enum OperationResponseTypes {
-    static let byOperationID: [Swift.String: any Decodable.Type] = [
-        "CancelChatSessionMethod": ChatSessionResource.self,
-        "Compactconversation": CompactResource.self,
-        "CreateChatSessionMethod": ChatSessionResource.self,
-        "CreateContainer": ContainerResource.self,
-        "CreateContainerFile": ContainerFileResource.self,
-        "CreateSkill": SkillResource.self,
-        "CreateSkillVersion": SkillVersionResource.self,
-        "CreateVideoCharacter": VideoCharacterResource.self,
-        "CreateVideoEdit": VideoResource.self,
-        "CreateVideoExtend": VideoResource.self,
-        "CreateVideoRemix": VideoResource.self,
-        "CreateanAPIkeyforaserviceaccount": ServiceAccountAPIKeyBody.self,
-        "Createcontentprovenancecheck": ProvenanceResource.self,
-        "DeleteSkill": DeletedSkillResource.self,
-        "DeleteSkillVersion": DeletedSkillVersionResource.self,
-        "DeleteThreadMethod": DeletedThreadResource.self,
-        "DeleteVideo": DeletedVideoResource.self,
-        "Deleteorganizationspendlimit": OrganizationSpendLimitDeletedResource.self,
-        "Deleteprojectspendlimit": ProjectSpendLimitDeletedResource.self,
-        "GetSkill": SkillResource.self,
-        "GetSkillVersion": SkillVersionResource.self,
-        "GetThreadMethod": ThreadResource.self,
-        "GetVideo": VideoResource.self,
-        "GetVideoCharacter": VideoCharacterResource.self,
-        "Getinputtokencounts": TokenCountsResource.self,
-        "Getorganizationspendlimit": OrganizationSpendLimitResource.self,
-        "Getprojectspendlimit": ProjectSpendLimitResource.self,
-        "ListContainerFiles": ContainerFileListResource.self,
-        "ListContainers": ContainerListResource.self,
-        "ListSkillVersions": SkillVersionListResource.self,
-        "ListSkills": SkillListResource.self,
-        "ListThreadItemsMethod": ThreadItemListResource.self,
-        "ListThreadsMethod": ThreadListResource.self,
-        "ListVideos": VideoListResource.self,
-        "RetrieveContainer": ContainerResource.self,
-        "RetrieveContainerFile": ContainerFileResource.self,
-        "UpdateSkillDefaultVersion": SkillResource.self,
-        "Updateorganizationspendlimit": OrganizationSpendLimitResource.self,
-        "Updateprojectspendlimit": ProjectSpendLimitResource.self,
-        "activateOrganizationCertificates": OrganizationCertificateActivationResponse.self,
-        "activateProjectCertificates": OrganizationProjectCertificateActivationResponse.self,
-        "add-group-user": GroupUserAssignment.self,
-        "add-project-group": ProjectGroup.self,
-        "addUploadPart": UploadPart.self,
-        "admin-api-keys-create": AdminAPIKeyCreateResponse.self,
-        "admin-api-keys-delete": OrganizationAdminAPIKeysAPI.DeleteResponse.self,
-        "admin-api-keys-get": AdminAPIKey.self,
-        "admin-api-keys-list": APIKeyList.self,
-        "archive-project": Project.self,
-        "assign-group-role": GroupRoleAssignment.self,
-        "assign-project-group-role": GroupRoleAssignment.self,
-        "assign-project-user-role": UserRoleAssignment.self,
-        "assign-user-role": UserRoleAssignment.self,
-        "beta_Compactconversation": BetaCompactResource.self,
-        "beta_Getinputtokencounts": BetaTokenCountsResource.self,
-        "beta_cancelResponse": BetaResponse.self,
-        "beta_createResponse": BetaResponse.self,
-        "beta_getResponse": BetaResponse.self,
-        "beta_listInputItems": BetaResponseItemList.self,
-        "cancelBatch": Batch.self,
-        "cancelEvalRun": EvalRun.self,
-        "cancelFineTuningJob": FineTuningJob.self,
-        "cancelResponse": Response.self,
-        "cancelRun": RunObject.self,
-        "cancelUpload": Upload.self,
-        "cancelVectorStoreFileBatch": VectorStoreFileBatchObject.self,
-        "completeUpload": Upload.self,
-        "create-group": GroupResponse.self,
-        "create-organization-spend-alert": OrganizationSpendAlert.self,
-        "create-project": Project.self,
-        "create-project-role": Role.self,
-        "create-project-service-account": ProjectServiceAccountCreateResponse.self,
-        "create-project-spend-alert": ProjectSpendAlert.self,
-        "create-project-user": ProjectUser.self,
-        "create-realtime-client-secret": RealtimeCreateClientSecretResponse.self,
-        "create-realtime-session": RealtimeSessionCreateResponse.self,
-        "create-realtime-transcription-session": RealtimeTranscriptionSessionCreateResponse.self,
-        "create-realtime-translation-client-secret": RealtimeTranslationClientSecretCreateResponse.self,
-        "create-role": Role.self,
-        "createAssistant": AssistantObject.self,
-        "createBatch": Batch.self,
-        "createChatCompletion": CreateChatCompletionResponse.self,
-        "createCompletion": CreateCompletionResponse.self,
-        "createConversation": ConversationResource.self,
-        "createConversationItems": ConversationItemList.self,
-        "createEmbedding": CreateEmbeddingResponse.self,
-        "createEval": Eval.self,
-        "createEvalRun": EvalRun.self,
-        "createFile": OpenAiFile.self,
-        "createFineTuningCheckpointPermission": ListFineTuningCheckpointPermissionResponse.self,
-        "createFineTuningJob": FineTuningJob.self,
-        "createImage": ImagesResponse.self,
-        "createImageEdit": ImagesResponse.self,
-        "createImageVariation": ImagesResponse.self,
-        "createMessage": MessageObject.self,
-        "createModeration": CreateModerationResponse.self,
-        "createResponse": Response.self,
-        "createRun": RunObject.self,
-        "createThread": ThreadObject.self,
-        "createThreadAndRun": RunObject.self,
-        "createTranscription": AudioTranscriptionsAPI.CreateResponseValue.self,
-        "createTranslation": AudioTranslationsAPI.CreateResponseValue.self,
-        "createUpload": Upload.self,
-        "createVectorStore": VectorStoreObject.self,
-        "createVectorStoreFile": VectorStoreFileObject.self,
-        "createVectorStoreFileBatch": VectorStoreFileBatchObject.self,
-        "createVideo": VideoResource.self,
-        "createVoice": VoiceResource.self,
-        "createVoiceConsent": VoiceConsentResource.self,
-        "deactivateOrganizationCertificates": OrganizationCertificateDeactivationResponse.self,
-        "deactivateProjectCertificates": OrganizationProjectCertificateDeactivationResponse.self,
-        "delete-group": GroupDeletedResource.self,
-        "delete-invite": InviteDeleteResponse.self,
-        "delete-organization-spend-alert": OrganizationSpendAlertDeletedResource.self,
-        "delete-project-api-key": ProjectAPIKeyDeleteResponse.self,
-        "delete-project-model-permissions": ProjectModelPermissionsDeleteResponse.self,
-        "delete-project-role": RoleDeletedResource.self,
-        "delete-project-service-account": ProjectServiceAccountDeleteResponse.self,
-        "delete-project-spend-alert": ProjectSpendAlertDeletedResource.self,
-        "delete-project-user": ProjectUserDeleteResponse.self,
-        "delete-role": RoleDeletedResource.self,
-        "delete-user": UserDeleteResponse.self,
-        "deleteAssistant": DeleteAssistantResponse.self,
-        "deleteCertificate": DeleteCertificateResponse.self,
-        "deleteChatCompletion": ChatCompletionDeleted.self,
-        "deleteConversation": DeletedConversationResource.self,
-        "deleteConversationItem": ConversationResource.self,
-        "deleteEval": EvalsAPI.DeleteResponse.self,
-        "deleteEvalRun": EvalsRunsAPI.DeleteResponse.self,
-        "deleteFile": DeleteFileResponse.self,
-        "deleteFineTuningCheckpointPermission": DeleteFineTuningCheckpointPermissionResponse.self,
-        "deleteMessage": DeleteMessageResponse.self,
-        "deleteModel": DeleteModelResponse.self,
-        "deleteThread": DeleteThreadResponse.self,
-        "deleteVectorStore": DeleteVectorStoreResponse.self,
-        "deleteVectorStoreFile": DeleteVectorStoreFileResponse.self,
-        "deleteVoiceConsent": VoiceConsentDeletedResource.self,
-        "downloadFile": Swift.String.self,
-        "getAssistant": AssistantObject.self,
-        "getCertificate": Certificate.self,
-        "getChatCompletion": CreateChatCompletionResponse.self,
-        "getChatCompletionMessages": ChatCompletionMessageList.self,
-        "getConversation": ConversationResource.self,
-        "getConversationItem": ConversationItem.self,
-        "getEval": Eval.self,
-        "getEvalRun": EvalRun.self,
-        "getEvalRunOutputItem": EvalRunOutputItem.self,
-        "getEvalRunOutputItems": EvalRunOutputItemList.self,
-        "getEvalRuns": EvalRunList.self,
-        "getMessage": MessageObject.self,
-        "getResponse": Response.self,
-        "getRun": RunObject.self,
-        "getRunStep": RunStepObject.self,
-        "getThread": ThreadObject.self,
-        "getVectorStore": VectorStoreObject.self,
-        "getVectorStoreFile": VectorStoreFileObject.self,
-        "getVectorStoreFileBatch": VectorStoreFileBatchObject.self,
-        "getVoiceConsent": VoiceConsentResource.self,
-        "inviteUser": Invite.self,
-        "list-audit-logs": ListAuditLogsResponse.self,
-        "list-group-role-assignments": RoleListResource.self,
-        "list-group-users": UserListResource.self,
-        "list-groups": GroupListResource.self,
-        "list-invites": InviteListResponse.self,
-        "list-organization-spend-alerts": OrganizationSpendAlertListResource.self,
-        "list-project-api-keys": ProjectAPIKeyListResponse.self,
-        "list-project-group-role-assignments": RoleListResource.self,
-        "list-project-groups": ProjectGroupListResource.self,
-        "list-project-rate-limits": ProjectRateLimitListResponse.self,
-        "list-project-roles": PublicRoleListResource.self,
-        "list-project-service-accounts": ProjectServiceAccountListResponse.self,
-        "list-project-spend-alerts": ProjectSpendAlertListResource.self,
-        "list-project-user-role-assignments": RoleListResource.self,
-        "list-project-users": ProjectUserListResponse.self,
-        "list-projects": ProjectListResponse.self,
-        "list-roles": PublicRoleListResource.self,
-        "list-user-role-assignments": RoleListResource.self,
-        "list-users": UserListResponse.self,
-        "listAssistants": ListAssistantsResponse.self,
-        "listBatches": ListBatchesResponse.self,
-        "listChatCompletions": ChatCompletionList.self,
-        "listConversationItems": ConversationItemList.self,
-        "listEvals": EvalList.self,
-        "listFiles": ListFilesResponse.self,
-        "listFilesInVectorStoreBatch": ListVectorStoreFilesResponse.self,
-        "listFineTuningCheckpointPermissions": ListFineTuningCheckpointPermissionResponse.self,
-        "listFineTuningEvents": ListFineTuningJobEventsResponse.self,
-        "listFineTuningJobCheckpoints": ListFineTuningJobCheckpointsResponse.self,
-        "listInputItems": ResponseItemList.self,
-        "listMessages": ListMessagesResponse.self,
-        "listModels": ListModelsResponse.self,
-        "listOrganizationCertificates": ListCertificatesResponse.self,
-        "listPaginatedFineTuningJobs": ListPaginatedFineTuningJobsResponse.self,
-        "listProjectCertificates": ListProjectCertificatesResponse.self,
-        "listRunSteps": ListRunStepsResponse.self,
-        "listRuns": ListRunsResponse.self,
-        "listVectorStoreFiles": ListVectorStoreFilesResponse.self,
-        "listVectorStores": ListVectorStoresResponse.self,
-        "listVoiceConsents": VoiceConsentListResource.self,
-        "modify-project": Project.self,
-        "modify-project-user": ProjectUser.self,
-        "modify-user": User.self,
-        "modifyAssistant": AssistantObject.self,
-        "modifyCertificate": Certificate.self,
-        "modifyMessage": MessageObject.self,
-        "modifyRun": RunObject.self,
-        "modifyThread": ThreadObject.self,
-        "modifyVectorStore": VectorStoreObject.self,
-        "pauseFineTuningJob": FineTuningJob.self,
-        "remove-group-user": GroupUserDeletedResource.self,
-        "remove-project-group": ProjectGroupDeletedResource.self,
-        "resumeFineTuningJob": FineTuningJob.self,
-        "retrieve-group": GroupResponse.self,
-        "retrieve-group-role": AssignedRoleDetails.self,
-        "retrieve-group-user": GroupMemberUser.self,
-        "retrieve-invite": Invite.self,
-        "retrieve-organization-data-retention": OrganizationDataRetention.self,
-        "retrieve-organization-spend-alert": OrganizationSpendAlert.self,
-        "retrieve-project": Project.self,
-        "retrieve-project-api-key": ProjectAPIKey.self,
-        "retrieve-project-data-retention": ProjectDataRetention.self,
-        "retrieve-project-group": ProjectGroup.self,
-        "retrieve-project-group-role": AssignedRoleDetails.self,
-        "retrieve-project-hosted-tool-permissions": ProjectHostedToolPermissions.self,
-        "retrieve-project-model-permissions": ProjectModelPermissions.self,
-        "retrieve-project-role": Role.self,
-        "retrieve-project-service-account": ProjectServiceAccount.self,
-        "retrieve-project-spend-alert": ProjectSpendAlert.self,
-        "retrieve-project-user": ProjectUser.self,
-        "retrieve-project-user-role": AssignedRoleDetails.self,
-        "retrieve-role": Role.self,
-        "retrieve-user": User.self,
-        "retrieve-user-role": AssignedRoleDetails.self,
-        "retrieveBatch": Batch.self,
-        "retrieveFile": OpenAiFile.self,
-        "retrieveFineTuningJob": FineTuningJob.self,
-        "retrieveModel": Model.self,
-        "retrieveVectorStoreFileContent": VectorStoreFileContentResponse.self,
-        "runGrader": RunGraderResponse.self,
-        "searchVectorStore": VectorStoreSearchResultsPage.self,
-        "submitToolOuputsToRun": RunObject.self,
-        "unassign-group-role": DeletedRoleAssignmentResource.self,
-        "unassign-project-group-role": DeletedRoleAssignmentResource.self,
-        "unassign-project-user-role": DeletedRoleAssignmentResource.self,
-        "unassign-user-role": DeletedRoleAssignmentResource.self,
-        "update-group": GroupResourceWithSuccess.self,
-        "update-organization-data-retention": OrganizationDataRetention.self,
-        "update-organization-spend-alert": OrganizationSpendAlert.self,
-        "update-project-data-retention": ProjectDataRetention.self,
-        "update-project-hosted-tool-permissions": ProjectHostedToolPermissions.self,
-        "update-project-model-permissions": ProjectModelPermissions.self,
-        "update-project-rate-limits": ProjectRateLimit.self,
-        "update-project-role": Role.self,
-        "update-project-service-account": ProjectServiceAccount.self,
-        "update-project-spend-alert": ProjectSpendAlert.self,
-        "update-role": Role.self,
-        "updateChatCompletion": CreateChatCompletionResponse.self,
-        "updateConversation": ConversationResource.self,
-        "updateEval": Eval.self,
-        "updateVectorStoreFileAttributes": VectorStoreFileObject.self,
-        "updateVoiceConsent": VoiceConsentResource.self,
-        "uploadCertificate": Certificate.self,
-        "usage-audio-speeches": UsageResponse.self,
-        "usage-audio-transcriptions": UsageResponse.self,
-        "usage-code-interpreter-sessions": UsageResponse.self,
-        "usage-completions": UsageResponse.self,
-        "usage-costs": UsageResponse.self,
-        "usage-embeddings": UsageResponse.self,
-        "usage-file-search-calls": UsageResponse.self,
-        "usage-images": UsageResponse.self,
-        "usage-moderations": UsageResponse.self,
-        "usage-vector-stores": UsageResponse.self,
-        "usage-web-search-calls": UsageResponse.self,
-        "validateGrader": ValidateGraderResponse.self,
-    ]
+    /// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.
+    static func responseType(of operationID: Swift.String) -> (any Decodable.Type)? {
+        switch operationID {
+            case "CancelChatSessionMethod": return ChatSessionResource.self
+            case "Compactconversation": return CompactResource.self
+            case "CreateChatSessionMethod": return ChatSessionResource.self
+            case "CreateContainer": return ContainerResource.self
+            case "CreateContainerFile": return ContainerFileResource.self
+            case "CreateSkill": return SkillResource.self
+            case "CreateSkillVersion": return SkillVersionResource.self
+            case "CreateVideoCharacter": return VideoCharacterResource.self
+            case "CreateVideoEdit": return VideoResource.self
+            case "CreateVideoExtend": return VideoResource.self
+            case "CreateVideoRemix": return VideoResource.self
+            case "CreateanAPIkeyforaserviceaccount": return ServiceAccountAPIKeyBody.self
+            case "Createcontentprovenancecheck": return ProvenanceResource.self
+            case "DeleteSkill": return DeletedSkillResource.self
+            case "DeleteSkillVersion": return DeletedSkillVersionResource.self
+            case "DeleteThreadMethod": return DeletedThreadResource.self
+            case "DeleteVideo": return DeletedVideoResource.self
+            case "Deleteorganizationspendlimit": return OrganizationSpendLimitDeletedResource.self
+            case "Deleteprojectspendlimit": return ProjectSpendLimitDeletedResource.self
+            case "GetSkill": return SkillResource.self
+            case "GetSkillVersion": return SkillVersionResource.self
+            case "GetThreadMethod": return ThreadResource.self
+            case "GetVideo": return VideoResource.self
+            case "GetVideoCharacter": return VideoCharacterResource.self
+            case "Getinputtokencounts": return TokenCountsResource.self
+            case "Getorganizationspendlimit": return OrganizationSpendLimitResource.self
+            case "Getprojectspendlimit": return ProjectSpendLimitResource.self
+            case "ListContainerFiles": return ContainerFileListResource.self
+            case "ListContainers": return ContainerListResource.self
+            case "ListSkillVersions": return SkillVersionListResource.self
+            case "ListSkills": return SkillListResource.self
+            case "ListThreadItemsMethod": return ThreadItemListResource.self
+            case "ListThreadsMethod": return ThreadListResource.self
+            case "ListVideos": return VideoListResource.self
+            case "RetrieveContainer": return ContainerResource.self
+            case "RetrieveContainerFile": return ContainerFileResource.self
+            case "UpdateSkillDefaultVersion": return SkillResource.self
+            case "Updateorganizationspendlimit": return OrganizationSpendLimitResource.self
+            case "Updateprojectspendlimit": return ProjectSpendLimitResource.self
+            case "activateOrganizationCertificates": return OrganizationCertificateActivationResponse.self
+            case "activateProjectCertificates": return OrganizationProjectCertificateActivationResponse.self
+            case "add-group-user": return GroupUserAssignment.self
+            case "add-project-group": return ProjectGroup.self
+            case "addUploadPart": return UploadPart.self
+            case "admin-api-keys-create": return AdminAPIKeyCreateResponse.self
+            case "admin-api-keys-delete": return OrganizationAdminAPIKeysAPI.DeleteResponse.self
+            case "admin-api-keys-get": return AdminAPIKey.self
+            case "admin-api-keys-list": return APIKeyList.self
+            case "archive-project": return Project.self
+            case "assign-group-role": return GroupRoleAssignment.self
+            case "assign-project-group-role": return GroupRoleAssignment.self
+            case "assign-project-user-role": return UserRoleAssignment.self
+            case "assign-user-role": return UserRoleAssignment.self
+            case "beta_Compactconversation": return BetaCompactResource.self
+            case "beta_Getinputtokencounts": return BetaTokenCountsResource.self
+            case "beta_cancelResponse": return BetaResponse.self
+            case "beta_createResponse": return BetaResponse.self
+            case "beta_getResponse": return BetaResponse.self
+            case "beta_listInputItems": return BetaResponseItemList.self
+            case "cancelBatch": return Batch.self
+            case "cancelEvalRun": return EvalRun.self
+            case "cancelFineTuningJob": return FineTuningJob.self
+            case "cancelResponse": return Response.self
+            case "cancelRun": return RunObject.self
+            case "cancelUpload": return Upload.self
+            case "cancelVectorStoreFileBatch": return VectorStoreFileBatchObject.self
+            case "completeUpload": return Upload.self
+            case "create-group": return GroupResponse.self
+            case "create-organization-spend-alert": return OrganizationSpendAlert.self
+            case "create-project": return Project.self
+            case "create-project-role": return Role.self
+            case "create-project-service-account": return ProjectServiceAccountCreateResponse.self
+            case "create-project-spend-alert": return ProjectSpendAlert.self
+            case "create-project-user": return ProjectUser.self
+            case "create-realtime-client-secret": return RealtimeCreateClientSecretResponse.self
+            case "create-realtime-session": return RealtimeSessionCreateResponse.self
+            case "create-realtime-transcription-session": return RealtimeTranscriptionSessionCreateResponse.self
+            case "create-realtime-translation-client-secret": return RealtimeTranslationClientSecretCreateResponse.self
+            case "create-role": return Role.self
+            case "createAssistant": return AssistantObject.self
+            case "createBatch": return Batch.self
+            case "createChatCompletion": return CreateChatCompletionResponse.self
+            case "createCompletion": return CreateCompletionResponse.self
+            case "createConversation": return ConversationResource.self
+            case "createConversationItems": return ConversationItemList.self
+            case "createEmbedding": return CreateEmbeddingResponse.self
+            case "createEval": return Eval.self
+            case "createEvalRun": return EvalRun.self
+            case "createFile": return OpenAiFile.self
+            case "createFineTuningCheckpointPermission": return ListFineTuningCheckpointPermissionResponse.self
+            case "createFineTuningJob": return FineTuningJob.self
+            case "createImage": return ImagesResponse.self
+            case "createImageEdit": return ImagesResponse.self
+            case "createImageVariation": return ImagesResponse.self
+            case "createMessage": return MessageObject.self
+            case "createModeration": return CreateModerationResponse.self
+            case "createResponse": return Response.self
+            case "createRun": return RunObject.self
+            case "createThread": return ThreadObject.self
+            case "createThreadAndRun": return RunObject.self
+            case "createTranscription": return AudioTranscriptionsAPI.CreateResponseValue.self
+            case "createTranslation": return AudioTranslationsAPI.CreateResponseValue.self
+            case "createUpload": return Upload.self
+            case "createVectorStore": return VectorStoreObject.self
+            case "createVectorStoreFile": return VectorStoreFileObject.self
+            case "createVectorStoreFileBatch": return VectorStoreFileBatchObject.self
+            case "createVideo": return VideoResource.self
+            case "createVoice": return VoiceResource.self
+            case "createVoiceConsent": return VoiceConsentResource.self
+            case "deactivateOrganizationCertificates": return OrganizationCertificateDeactivationResponse.self
+            case "deactivateProjectCertificates": return OrganizationProjectCertificateDeactivationResponse.self
+            case "delete-group": return GroupDeletedResource.self
+            case "delete-invite": return InviteDeleteResponse.self
+            case "delete-organization-spend-alert": return OrganizationSpendAlertDeletedResource.self
+            case "delete-project-api-key": return ProjectAPIKeyDeleteResponse.self
+            case "delete-project-model-permissions": return ProjectModelPermissionsDeleteResponse.self
+            case "delete-project-role": return RoleDeletedResource.self
+            case "delete-project-service-account": return ProjectServiceAccountDeleteResponse.self
+            case "delete-project-spend-alert": return ProjectSpendAlertDeletedResource.self
+            case "delete-project-user": return ProjectUserDeleteResponse.self
+            case "delete-role": return RoleDeletedResource.self
+            case "delete-user": return UserDeleteResponse.self
+            case "deleteAssistant": return DeleteAssistantResponse.self
+            case "deleteCertificate": return DeleteCertificateResponse.self
+            case "deleteChatCompletion": return ChatCompletionDeleted.self
+            case "deleteConversation": return DeletedConversationResource.self
+            case "deleteConversationItem": return ConversationResource.self
+            case "deleteEval": return EvalsAPI.DeleteResponse.self
+            case "deleteEvalRun": return EvalsRunsAPI.DeleteResponse.self
+            case "deleteFile": return DeleteFileResponse.self
+            case "deleteFineTuningCheckpointPermission": return DeleteFineTuningCheckpointPermissionResponse.self
+            case "deleteMessage": return DeleteMessageResponse.self
+            case "deleteModel": return DeleteModelResponse.self
+            case "deleteThread": return DeleteThreadResponse.self
+            case "deleteVectorStore": return DeleteVectorStoreResponse.self
+            case "deleteVectorStoreFile": return DeleteVectorStoreFileResponse.self
+            case "deleteVoiceConsent": return VoiceConsentDeletedResource.self
+            case "downloadFile": return Swift.String.self
+            case "getAssistant": return AssistantObject.self
+            case "getCertificate": return Certificate.self
+            case "getChatCompletion": return CreateChatCompletionResponse.self
+            case "getChatCompletionMessages": return ChatCompletionMessageList.self
+            case "getConversation": return ConversationResource.self
+            case "getConversationItem": return ConversationItem.self
+            case "getEval": return Eval.self
+            case "getEvalRun": return EvalRun.self
+            case "getEvalRunOutputItem": return EvalRunOutputItem.self
+            case "getEvalRunOutputItems": return EvalRunOutputItemList.self
+            case "getEvalRuns": return EvalRunList.self
+            case "getMessage": return MessageObject.self
+            case "getResponse": return Response.self
+            case "getRun": return RunObject.self
+            case "getRunStep": return RunStepObject.self
+            case "getThread": return ThreadObject.self
+            case "getVectorStore": return VectorStoreObject.self
+            case "getVectorStoreFile": return VectorStoreFileObject.self
+            case "getVectorStoreFileBatch": return VectorStoreFileBatchObject.self
+            case "getVoiceConsent": return VoiceConsentResource.self
+            case "inviteUser": return Invite.self
+            case "list-audit-logs": return ListAuditLogsResponse.self
+            case "list-group-role-assignments": return RoleListResource.self
+            case "list-group-users": return UserListResource.self
+            case "list-groups": return GroupListResource.self
+            case "list-invites": return InviteListResponse.self
+            case "list-organization-spend-alerts": return OrganizationSpendAlertListResource.self
+            case "list-project-api-keys": return ProjectAPIKeyListResponse.self
+            case "list-project-group-role-assignments": return RoleListResource.self
+            case "list-project-groups": return ProjectGroupListResource.self
+            case "list-project-rate-limits": return ProjectRateLimitListResponse.self
+            case "list-project-roles": return PublicRoleListResource.self
+            case "list-project-service-accounts": return ProjectServiceAccountListResponse.self
+            case "list-project-spend-alerts": return ProjectSpendAlertListResource.self
+            case "list-project-user-role-assignments": return RoleListResource.self
+            case "list-project-users": return ProjectUserListResponse.self
+            case "list-projects": return ProjectListResponse.self
+            case "list-roles": return PublicRoleListResource.self
+            case "list-user-role-assignments": return RoleListResource.self
+            case "list-users": return UserListResponse.self
+            case "listAssistants": return ListAssistantsResponse.self
+            case "listBatches": return ListBatchesResponse.self
+            case "listChatCompletions": return ChatCompletionList.self
+            case "listConversationItems": return ConversationItemList.self
+            case "listEvals": return EvalList.self
+            case "listFiles": return ListFilesResponse.self
+            case "listFilesInVectorStoreBatch": return ListVectorStoreFilesResponse.self
+            case "listFineTuningCheckpointPermissions": return ListFineTuningCheckpointPermissionResponse.self
+            case "listFineTuningEvents": return ListFineTuningJobEventsResponse.self
+            case "listFineTuningJobCheckpoints": return ListFineTuningJobCheckpointsResponse.self
+            case "listInputItems": return ResponseItemList.self
+            case "listMessages": return ListMessagesResponse.self
+            case "listModels": return ListModelsResponse.self
+            case "listOrganizationCertificates": return ListCertificatesResponse.self
+            case "listPaginatedFineTuningJobs": return ListPaginatedFineTuningJobsResponse.self
+            case "listProjectCertificates": return ListProjectCertificatesResponse.self
+            case "listRunSteps": return ListRunStepsResponse.self
+            case "listRuns": return ListRunsResponse.self
+            case "listVectorStoreFiles": return ListVectorStoreFilesResponse.self
+            case "listVectorStores": return ListVectorStoresResponse.self
+            case "listVoiceConsents": return VoiceConsentListResource.self
+            case "modify-project": return Project.self
+            case "modify-project-user": return ProjectUser.self
+            case "modify-user": return User.self
+            case "modifyAssistant": return AssistantObject.self
+            case "modifyCertificate": return Certificate.self
+            case "modifyMessage": return MessageObject.self
+            case "modifyRun": return RunObject.self
+            case "modifyThread": return ThreadObject.self
+            case "modifyVectorStore": return VectorStoreObject.self
+            case "pauseFineTuningJob": return FineTuningJob.self
+            case "remove-group-user": return GroupUserDeletedResource.self
+            case "remove-project-group": return ProjectGroupDeletedResource.self
+            case "resumeFineTuningJob": return FineTuningJob.self
+            case "retrieve-group": return GroupResponse.self
+            case "retrieve-group-role": return AssignedRoleDetails.self
+            case "retrieve-group-user": return GroupMemberUser.self
+            case "retrieve-invite": return Invite.self
+            case "retrieve-organization-data-retention": return OrganizationDataRetention.self
+            case "retrieve-organization-spend-alert": return OrganizationSpendAlert.self
+            case "retrieve-project": return Project.self
+            case "retrieve-project-api-key": return ProjectAPIKey.self
+            case "retrieve-project-data-retention": return ProjectDataRetention.self
+            case "retrieve-project-group": return ProjectGroup.self
+            case "retrieve-project-group-role": return AssignedRoleDetails.self
+            case "retrieve-project-hosted-tool-permissions": return ProjectHostedToolPermissions.self
+            case "retrieve-project-model-permissions": return ProjectModelPermissions.self
+            case "retrieve-project-role": return Role.self
+            case "retrieve-project-service-account": return ProjectServiceAccount.self
+            case "retrieve-project-spend-alert": return ProjectSpendAlert.self
+            case "retrieve-project-user": return ProjectUser.self
+            case "retrieve-project-user-role": return AssignedRoleDetails.self
+            case "retrieve-role": return Role.self
+            case "retrieve-user": return User.self
+            case "retrieve-user-role": return AssignedRoleDetails.self
+            case "retrieveBatch": return Batch.self
+            case "retrieveFile": return OpenAiFile.self
+            case "retrieveFineTuningJob": return FineTuningJob.self
+            case "retrieveModel": return Model.self
+            case "retrieveVectorStoreFileContent": return VectorStoreFileContentResponse.self
+            case "runGrader": return RunGraderResponse.self
+            case "searchVectorStore": return VectorStoreSearchResultsPage.self
+            case "submitToolOuputsToRun": return RunObject.self
+            case "unassign-group-role": return DeletedRoleAssignmentResource.self
+            case "unassign-project-group-role": return DeletedRoleAssignmentResource.self
+            case "unassign-project-user-role": return DeletedRoleAssignmentResource.self
+            case "unassign-user-role": return DeletedRoleAssignmentResource.self
+            case "update-group": return GroupResourceWithSuccess.self
+            case "update-organization-data-retention": return OrganizationDataRetention.self
+            case "update-organization-spend-alert": return OrganizationSpendAlert.self
+            case "update-project-data-retention": return ProjectDataRetention.self
+            case "update-project-hosted-tool-permissions": return ProjectHostedToolPermissions.self
+            case "update-project-model-permissions": return ProjectModelPermissions.self
+            case "update-project-rate-limits": return ProjectRateLimit.self
+            case "update-project-role": return Role.self
+            case "update-project-service-account": return ProjectServiceAccount.self
+            case "update-project-spend-alert": return ProjectSpendAlert.self
+            case "update-role": return Role.self
+            case "updateChatCompletion": return CreateChatCompletionResponse.self
+            case "updateConversation": return ConversationResource.self
+            case "updateEval": return Eval.self
+            case "updateVectorStoreFileAttributes": return VectorStoreFileObject.self
+            case "updateVoiceConsent": return VoiceConsentResource.self
+            case "uploadCertificate": return Certificate.self
+            case "usage-audio-speeches": return UsageResponse.self
+            case "usage-audio-transcriptions": return UsageResponse.self
+            case "usage-code-interpreter-sessions": return UsageResponse.self
+            case "usage-completions": return UsageResponse.self
+            case "usage-costs": return UsageResponse.self
+            case "usage-embeddings": return UsageResponse.self
+            case "usage-file-search-calls": return UsageResponse.self
+            case "usage-images": return UsageResponse.self
+            case "usage-moderations": return UsageResponse.self
+            case "usage-vector-stores": return UsageResponse.self
+            case "usage-web-search-calls": return UsageResponse.self
+            case "validateGrader": return ValidateGraderResponse.self
+            default: return nil
+        }
+    }
 }

@@ -48,6 +48,11 @@ public struct ServerSentEventParser: Sendable {
     private var dataBuffer: [UInt8] = []
     /// The event type buffer of the current block (empty means none).
     private var eventType: String = ""
+    /// The bytes of the most recently decoded `event:` value and its `String`, so a repeated
+    /// event type (most Responses events are `response.output_text.delta`) is not decoded and
+    /// allocated again for every event.
+    private var cachedEventTypeBytes: [UInt8] = []
+    private var cachedEventType: String = ""
     /// The reconnection time set inside the current block, in milliseconds.
     private var blockRetry: Int?
     /// True when the previous chunk ended with CR, so a leading LF in the next chunk is skipped.
@@ -248,7 +253,7 @@ public struct ServerSentEventParser: Sendable {
             dataBuffer.append(Self.lineFeed)
         case 5 where base[0] == 0x65 && base[1] == 0x76 && base[2] == 0x65 && base[3] == 0x6E && base[4] == 0x74:
             // event
-            eventType = String(decoding: value, as: UTF8.self)
+            eventType = decodeEventType(value)
         case 2 where base[0] == 0x69 && base[1] == 0x64:  // id
             if !value.contains(0) {
                 lastEventID = String(decoding: value, as: UTF8.self)
@@ -262,6 +267,20 @@ public struct ServerSentEventParser: Sendable {
         default:
             break  // unknown field: ignored
         }
+    }
+
+    /// Decodes an `event:` value, reusing the previous `String` when the bytes are the same.
+    private mutating func decodeEventType(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        let isCached = cachedEventTypeBytes.withUnsafeBufferPointer { cached in
+            cached.count == value.count
+                && (value.isEmpty || memcmp(cached.baseAddress!, value.baseAddress!, value.count) == 0)
+        }
+        if !isCached {
+            cachedEventTypeBytes.removeAll(keepingCapacity: true)
+            cachedEventTypeBytes.append(contentsOf: value)
+            cachedEventType = String(decoding: value, as: UTF8.self)
+        }
+        return cachedEventType
     }
 
     /// Parses a non-empty run of ASCII digits as a base-ten integer; `nil` for anything else,

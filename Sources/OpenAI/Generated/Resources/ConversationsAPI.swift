@@ -221,7 +221,7 @@ extension ConversationsItemsAPI {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.items = try container.decode([InputItem].self, forKey: .items)
+            self.items = try container.decodeIfPresent([InputItem].self, forKey: .items) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {

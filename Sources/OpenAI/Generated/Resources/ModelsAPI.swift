@@ -44,7 +44,7 @@ extension ModelsAPI {
     public func list(
         options: RequestOptions = RequestOptions()
     ) async throws -> ListModelsResponse {
-        var request = APIRequest(method: "GET", path: "/models", operationID: "listModels")
+        let request = APIRequest(method: "GET", path: "/models", operationID: "listModels")
         return try await client.send(request, options: options, as: ListModelsResponse.self)
     }
 

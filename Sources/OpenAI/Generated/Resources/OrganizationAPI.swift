@@ -619,7 +619,7 @@ extension OrganizationDataRetentionAPI {
     public func retrieve(
         options: RequestOptions = RequestOptions()
     ) async throws -> OrganizationDataRetention {
-        var request = APIRequest(method: "GET", path: "/organization/data_retention", operationID: "retrieve-organization-data-retention", authentication: .adminAPIKey)
+        let request = APIRequest(method: "GET", path: "/organization/data_retention", operationID: "retrieve-organization-data-retention", authentication: .adminAPIKey)
         return try await client.send(request, options: options, as: OrganizationDataRetention.self)
     }
 }
@@ -2477,7 +2477,7 @@ extension OrganizationSpendLimitAPI {
     public func delete(
         options: RequestOptions = RequestOptions()
     ) async throws -> OrganizationSpendLimitDeletedResource {
-        var request = APIRequest(method: "DELETE", path: "/organization/spend_limit", operationID: "Deleteorganizationspendlimit", authentication: .adminAPIKey)
+        let request = APIRequest(method: "DELETE", path: "/organization/spend_limit", operationID: "Deleteorganizationspendlimit", authentication: .adminAPIKey)
         return try await client.send(request, options: options, as: OrganizationSpendLimitDeletedResource.self)
     }
 
@@ -2492,7 +2492,7 @@ extension OrganizationSpendLimitAPI {
     public func retrieve(
         options: RequestOptions = RequestOptions()
     ) async throws -> OrganizationSpendLimitResource {
-        var request = APIRequest(method: "GET", path: "/organization/spend_limit", operationID: "Getorganizationspendlimit", authentication: .adminAPIKey)
+        let request = APIRequest(method: "GET", path: "/organization/spend_limit", operationID: "Getorganizationspendlimit", authentication: .adminAPIKey)
         return try await client.send(request, options: options, as: OrganizationSpendLimitResource.self)
     }
 }

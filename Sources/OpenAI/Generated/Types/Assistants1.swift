@@ -94,7 +94,7 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.tools = try container.decode([AssistantObject.ToolValue].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([AssistantObject.ToolValue].self, forKey: .tools) ?? []
         self.toolResources = try container.decodeIfPresent(AssistantObject.ToolResources.self, forKey: .toolResources)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
         self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
@@ -2942,7 +2942,7 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decode([AssistantObject].self, forKey: .data)
+        self.data = try container.decodeIfPresent([AssistantObject].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -2999,7 +2999,7 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decode([MessageObject].self, forKey: .data)
+        self.data = try container.decodeIfPresent([MessageObject].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -3056,7 +3056,7 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decode([RunStepObject].self, forKey: .data)
+        self.data = try container.decodeIfPresent([RunStepObject].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -3113,7 +3113,7 @@ public struct ListRunsResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decode([RunObject].self, forKey: .data)
+        self.data = try container.decodeIfPresent([RunObject].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -3579,7 +3579,7 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.value = try container.decode(Swift.String.self, forKey: .value)
-            self.annotations = try container.decode([MessageContentTextObject.Text.AnnotationValue].self, forKey: .annotations)
+            self.annotations = try container.decodeIfPresent([MessageContentTextObject.Text.AnnotationValue].self, forKey: .annotations) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -3719,7 +3719,7 @@ public struct MessageObject: Codable, Hashable, Sendable {
         self.completedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .completedAt)
         self.incompleteAt = try container.decodeIfPresent(Swift.Int.self, forKey: .incompleteAt)
         self.role = try container.decode(MessageObject.RoleValue.self, forKey: .role)
-        self.content = try container.decode([MessageObject.ContentItem].self, forKey: .content)
+        self.content = try container.decodeIfPresent([MessageObject.ContentItem].self, forKey: .content) ?? []
         self.assistantID = try container.decodeIfPresent(Swift.String.self, forKey: .assistantID)
         self.runID = try container.decodeIfPresent(Swift.String.self, forKey: .runID)
         self.attachments = try container.decodeIfPresent([MessageObject.AttachmentValue].self, forKey: .attachments)

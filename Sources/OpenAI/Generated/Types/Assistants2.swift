@@ -807,7 +807,7 @@ public struct RunObject: Codable, Hashable, Sendable {
         self.incompleteDetails = try container.decodeIfPresent(RunObject.IncompleteDetails.self, forKey: .incompleteDetails)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.instructions = try container.decode(Swift.String.self, forKey: .instructions)
-        self.tools = try container.decode([RunObject.ToolValue].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([RunObject.ToolValue].self, forKey: .tools) ?? []
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
         self.usage = try container.decodeIfPresent(RunCompletionUsage.self, forKey: .usage)
         self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
@@ -946,7 +946,7 @@ public struct RunObject: Codable, Hashable, Sendable {
 
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.toolCalls = try container.decode([RunToolCallObject].self, forKey: .toolCalls)
+                self.toolCalls = try container.decodeIfPresent([RunToolCallObject].self, forKey: .toolCalls) ?? []
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -1353,7 +1353,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.input = try container.decode(Swift.String.self, forKey: .input)
-            self.outputs = try container.decode([RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, forKey: .outputs)
+            self.outputs = try container.decodeIfPresent([RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, forKey: .outputs) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -1821,7 +1821,7 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("tool_calls", forKey: .type)
-        self.toolCalls = try container.decode([RunStepDetailsToolCallsObject.ToolCall].self, forKey: .toolCalls)
+        self.toolCalls = try container.decodeIfPresent([RunStepDetailsToolCallsObject.ToolCall].self, forKey: .toolCalls) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2249,7 +2249,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.toolOutputs = try container.decode([SubmitToolOutputsRunRequest.ToolOutput].self, forKey: .toolOutputs)
+        self.toolOutputs = try container.decodeIfPresent([SubmitToolOutputsRunRequest.ToolOutput].self, forKey: .toolOutputs) ?? []
         self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
     }
 

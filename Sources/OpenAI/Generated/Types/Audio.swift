@@ -487,7 +487,7 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
         try container.decodeConstant("transcribe", forKey: .task)
         self.duration = try container.decode(Swift.Double.self, forKey: .duration)
         self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.segments = try container.decode([TranscriptionDiarizedSegment].self, forKey: .segments)
+        self.segments = try container.decodeIfPresent([TranscriptionDiarizedSegment].self, forKey: .segments) ?? []
         self.usage = try container.decodeIfPresent(CreateTranscriptionResponseDiarizedJSON.Usage.self, forKey: .usage)
     }
 
@@ -1792,7 +1792,7 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable {
         self.start = try container.decode(Swift.Double.self, forKey: .start)
         self.end = try container.decode(Swift.Double.self, forKey: .end)
         self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.tokens = try container.decode([Swift.Int].self, forKey: .tokens)
+        self.tokens = try container.decodeIfPresent([Swift.Int].self, forKey: .tokens) ?? []
         self.temperature = try container.decode(Swift.Double.self, forKey: .temperature)
         self.avgLogprob = try container.decode(Swift.Double.self, forKey: .avgLogprob)
         self.compressionRatio = try container.decode(Swift.Double.self, forKey: .compressionRatio)
@@ -2021,7 +2021,7 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([VoiceConsentResource].self, forKey: .data)
+        self.data = try container.decodeIfPresent([VoiceConsentResource].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)

@@ -218,7 +218,7 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([OrganizationCertificate].self, forKey: .data)
+        self.data = try container.decodeIfPresent([OrganizationCertificate].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -271,7 +271,7 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([OrganizationProjectCertificate].self, forKey: .data)
+        self.data = try container.decodeIfPresent([OrganizationProjectCertificate].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -443,7 +443,7 @@ public struct OrganizationCertificateActivationResponse: Codable, Hashable, Send
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.certificate.activation", forKey: .object)
-        self.data = try container.decode([OrganizationCertificate].self, forKey: .data)
+        self.data = try container.decodeIfPresent([OrganizationCertificate].self, forKey: .data) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -475,7 +475,7 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Hashable, Se
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.certificate.deactivation", forKey: .object)
-        self.data = try container.decode([OrganizationCertificate].self, forKey: .data)
+        self.data = try container.decodeIfPresent([OrganizationCertificate].self, forKey: .data) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -611,7 +611,7 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Hashabl
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.certificate.activation", forKey: .object)
-        self.data = try container.decode([OrganizationProjectCertificate].self, forKey: .data)
+        self.data = try container.decodeIfPresent([OrganizationProjectCertificate].self, forKey: .data) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -643,7 +643,7 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hasha
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.certificate.deactivation", forKey: .object)
-        self.data = try container.decode([OrganizationProjectCertificate].self, forKey: .data)
+        self.data = try container.decodeIfPresent([OrganizationProjectCertificate].self, forKey: .data) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -673,7 +673,7 @@ public struct ToggleCertificatesRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.certificateIDs = try container.decode([Swift.String].self, forKey: .certificateIDs)
+        self.certificateIDs = try container.decodeIfPresent([Swift.String].self, forKey: .certificateIDs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -93,7 +93,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("chat.completion.chunk", forKey: .object)
         self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.choices = try container.decode([CreateChatCompletionStreamResponse.Choice].self, forKey: .choices)
+        self.choices = try container.decodeIfPresent([CreateChatCompletionStreamResponse.Choice].self, forKey: .choices) ?? []
         self.created = try container.decode(Swift.Int.self, forKey: .created)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)

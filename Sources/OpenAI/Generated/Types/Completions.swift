@@ -227,9 +227,9 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
     /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest/properties/prompt`.
     public enum PromptValue: Codable, Hashable, Sendable {
         case string(Swift.String)
-        case array([Swift.String])
-        case array2([Swift.Int])
-        case array3([[Swift.Int]])
+        case strings([Swift.String])
+        case integers([Swift.Int])
+        case integerArrays([[Swift.Int]])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -239,15 +239,15 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? [Swift.String](from: decoder) {
-                self = .array(value)
+                self = .strings(value)
                 return
             }
             if let value = try? [Swift.Int](from: decoder) {
-                self = .array2(value)
+                self = .integers(value)
                 return
             }
             if let value = try? [[Swift.Int]](from: decoder) {
-                self = .array3(value)
+                self = .integerArrays(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -256,9 +256,9 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
-                case .array2(let value): try value.encode(to: encoder)
-                case .array3(let value): try value.encode(to: encoder)
+                case .strings(let value): try value.encode(to: encoder)
+                case .integers(let value): try value.encode(to: encoder)
+                case .integerArrays(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -323,7 +323,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text_completion", forKey: .object)
         self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.choices = try container.decode([CreateCompletionResponse.Choice].self, forKey: .choices)
+        self.choices = try container.decodeIfPresent([CreateCompletionResponse.Choice].self, forKey: .choices) ?? []
         self.created = try container.decode(Swift.Int.self, forKey: .created)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.systemFingerprint = try container.decodeIfPresent(Swift.String.self, forKey: .systemFingerprint)

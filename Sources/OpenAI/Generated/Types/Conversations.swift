@@ -209,7 +209,7 @@ public struct ConversationItemList: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ConversationItem].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ConversationItem].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)

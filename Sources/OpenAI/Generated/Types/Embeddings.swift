@@ -73,11 +73,11 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         /// The string that will be turned into an embedding.
         case string(Swift.String)
         /// The array of strings that will be turned into an embedding.
-        case array([Swift.String])
+        case strings([Swift.String])
         /// The array of integers that will be turned into an embedding.
-        case array2([Swift.Int])
+        case integers([Swift.Int])
         /// The array of arrays containing integers that will be turned into an embedding.
-        case array3([[Swift.Int]])
+        case integerArrays([[Swift.Int]])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -87,15 +87,15 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? [Swift.String](from: decoder) {
-                self = .array(value)
+                self = .strings(value)
                 return
             }
             if let value = try? [Swift.Int](from: decoder) {
-                self = .array2(value)
+                self = .integers(value)
                 return
             }
             if let value = try? [[Swift.Int]](from: decoder) {
-                self = .array3(value)
+                self = .integerArrays(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -104,9 +104,9 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
-                case .array2(let value): try value.encode(to: encoder)
-                case .array3(let value): try value.encode(to: encoder)
+                case .strings(let value): try value.encode(to: encoder)
+                case .integers(let value): try value.encode(to: encoder)
+                case .integerArrays(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -185,7 +185,7 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([Embedding].self, forKey: .data)
+        self.data = try container.decodeIfPresent([Embedding].self, forKey: .data) ?? []
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.usage = try container.decode(CreateEmbeddingResponse.Usage.self, forKey: .usage)
     }
@@ -246,7 +246,7 @@ public struct Embedding: Codable, Hashable, Sendable {
     /// The index of the embedding in the list of embeddings.
     public var index: Swift.Int
     /// The embedding vector, which is a list of floats. The length of vector depends on the model as listed in the [embedding guide](/docs/guides/embeddings).
-    public var embedding: [Swift.Double]
+    public var embedding: EmbeddingVector
 
     /// Creates a `Embedding`.
     ///
@@ -255,7 +255,7 @@ public struct Embedding: Codable, Hashable, Sendable {
     ///   - embedding: The embedding vector, which is a list of floats. The length of vector depends on the model as listed in the [embedding guide](/docs/guides/embeddings).
     public init(
         index: Swift.Int,
-        embedding: [Swift.Double]
+        embedding: EmbeddingVector
     ) {
         self.index = index
         self.embedding = embedding
@@ -271,7 +271,7 @@ public struct Embedding: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("embedding", forKey: .object)
         self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.embedding = try container.decode([Swift.Double].self, forKey: .embedding)
+        self.embedding = try container.decode(EmbeddingVector.self, forKey: .embedding)
     }
 
     public func encode(to encoder: any Encoder) throws {

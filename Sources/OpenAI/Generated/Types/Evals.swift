@@ -117,7 +117,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("template", forKey: .type)
-                self.template = try container.decode([CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem].self, forKey: .template)
+                self.template = try container.decodeIfPresent([CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem].self, forKey: .template) ?? []
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -401,7 +401,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom", forKey: .type)
-        self.itemSchema = try container.decode([Swift.String: JSONValue].self, forKey: .itemSchema)
+        self.itemSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .itemSchema) ?? [:]
         self.includeSampleSchema = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeSampleSchema)
     }
 
@@ -606,9 +606,9 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable {
         try container.decodeConstant("label_model", forKey: .type)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.input = try container.decode([CreateEvalItem].self, forKey: .input)
-        self.labels = try container.decode([Swift.String].self, forKey: .labels)
-        self.passingLabels = try container.decode([Swift.String].self, forKey: .passingLabels)
+        self.input = try container.decodeIfPresent([CreateEvalItem].self, forKey: .input) ?? []
+        self.labels = try container.decodeIfPresent([Swift.String].self, forKey: .labels) ?? []
+        self.passingLabels = try container.decodeIfPresent([Swift.String].self, forKey: .passingLabels) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -701,7 +701,7 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
         self.dataSourceConfig = try container.decode(CreateEvalRequest.DataSourceConfig.self, forKey: .dataSourceConfig)
-        self.testingCriteria = try container.decode([CreateEvalRequest.TestingCriteriaItem].self, forKey: .testingCriteria)
+        self.testingCriteria = try container.decodeIfPresent([CreateEvalRequest.TestingCriteriaItem].self, forKey: .testingCriteria) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -911,7 +911,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("template", forKey: .type)
-                self.template = try container.decode([CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem].self, forKey: .template)
+                self.template = try container.decodeIfPresent([CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem].self, forKey: .template) ?? []
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -1389,7 +1389,7 @@ public struct Eval: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.dataSourceConfig = try container.decode(Eval.DataSourceConfig.self, forKey: .dataSourceConfig)
-        self.testingCriteria = try container.decode([Eval.TestingCriteriaItem].self, forKey: .testingCriteria)
+        self.testingCriteria = try container.decodeIfPresent([Eval.TestingCriteriaItem].self, forKey: .testingCriteria) ?? []
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
@@ -1559,7 +1559,7 @@ public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom", forKey: .type)
-        self.schema = try container.decode([Swift.String: JSONValue].self, forKey: .schema)
+        self.schema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .schema) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1619,9 +1619,9 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable {
         try container.decodeConstant("label_model", forKey: .type)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.input = try container.decode([EvalItem].self, forKey: .input)
-        self.labels = try container.decode([Swift.String].self, forKey: .labels)
-        self.passingLabels = try container.decode([Swift.String].self, forKey: .passingLabels)
+        self.input = try container.decodeIfPresent([EvalItem].self, forKey: .input) ?? []
+        self.labels = try container.decodeIfPresent([Swift.String].self, forKey: .labels) ?? []
+        self.passingLabels = try container.decodeIfPresent([Swift.String].self, forKey: .passingLabels) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1752,7 +1752,7 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.samplingParams = try container.decodeIfPresent(EvalGraderScoreModel.SamplingParams.self, forKey: .samplingParams)
-        self.input = try container.decode([EvalItem].self, forKey: .input)
+        self.input = try container.decodeIfPresent([EvalItem].self, forKey: .input) ?? []
         self.range = try container.decodeIfPresent([Swift.Double].self, forKey: .range)
         self.passThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .passThreshold)
     }
@@ -2050,7 +2050,7 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_content", forKey: .type)
-        self.content = try container.decode([EvalJsonlFileContentSource.ContentItem].self, forKey: .content)
+        self.content = try container.decodeIfPresent([EvalJsonlFileContentSource.ContentItem].self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2084,7 +2084,7 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.item = try container.decode([Swift.String: JSONValue].self, forKey: .item)
+            self.item = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .item) ?? [:]
             self.sample = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .sample)
         }
 
@@ -2174,7 +2174,7 @@ public struct EvalList: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([Eval].self, forKey: .data)
+        self.data = try container.decodeIfPresent([Eval].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -2225,7 +2225,7 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("logs", forKey: .type)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.schema = try container.decode([Swift.String: JSONValue].self, forKey: .schema)
+        self.schema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .schema) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2437,8 +2437,8 @@ public struct EvalRun: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.reportURL = try container.decode(Swift.String.self, forKey: .reportURL)
         self.resultCounts = try container.decode(EvalRun.ResultCounts.self, forKey: .resultCounts)
-        self.perModelUsage = try container.decode([EvalRun.PerModelUsageItem].self, forKey: .perModelUsage)
-        self.perTestingCriteriaResults = try container.decode([EvalRun.PerTestingCriteriaResult].self, forKey: .perTestingCriteriaResults)
+        self.perModelUsage = try container.decodeIfPresent([EvalRun.PerModelUsageItem].self, forKey: .perModelUsage) ?? []
+        self.perTestingCriteriaResults = try container.decodeIfPresent([EvalRun.PerTestingCriteriaResult].self, forKey: .perTestingCriteriaResults) ?? []
         self.dataSource = try container.decode(EvalRun.DataSource.self, forKey: .dataSource)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
         self.error = try container.decode(EvalAPIError.self, forKey: .error)
@@ -2716,7 +2716,7 @@ public struct EvalRunList: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([EvalRun].self, forKey: .data)
+        self.data = try container.decodeIfPresent([EvalRun].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -2811,8 +2811,8 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.status = try container.decode(Swift.String.self, forKey: .status)
         self.datasourceItemID = try container.decode(Swift.Int.self, forKey: .datasourceItemID)
-        self.datasourceItem = try container.decode([Swift.String: JSONValue].self, forKey: .datasourceItem)
-        self.results = try container.decode([EvalRunOutputItemResult].self, forKey: .results)
+        self.datasourceItem = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .datasourceItem) ?? [:]
+        self.results = try container.decodeIfPresent([EvalRunOutputItemResult].self, forKey: .results) ?? []
         self.sample = try container.decode(EvalRunOutputItem.Sample.self, forKey: .sample)
     }
 
@@ -2907,8 +2907,8 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decode([EvalRunOutputItem.Sample.InputItemValue].self, forKey: .input)
-            self.output = try container.decode([EvalRunOutputItem.Sample.OutputItemValue].self, forKey: .output)
+            self.input = try container.decodeIfPresent([EvalRunOutputItem.Sample.InputItemValue].self, forKey: .input) ?? []
+            self.output = try container.decodeIfPresent([EvalRunOutputItem.Sample.OutputItemValue].self, forKey: .output) ?? []
             self.finishReason = try container.decode(Swift.String.self, forKey: .finishReason)
             self.model = try container.decode(Swift.String.self, forKey: .model)
             self.usage = try container.decode(EvalRunOutputItem.Sample.Usage.self, forKey: .usage)
@@ -3112,7 +3112,7 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([EvalRunOutputItem].self, forKey: .data)
+        self.data = try container.decodeIfPresent([EvalRunOutputItem].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -3226,7 +3226,7 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("stored_completions", forKey: .type)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.schema = try container.decode([Swift.String: JSONValue].self, forKey: .schema)
+        self.schema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .schema) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -176,7 +176,7 @@ public struct ListFilesResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decode([OpenAiFile].self, forKey: .data)
+        self.data = try container.decodeIfPresent([OpenAiFile].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)

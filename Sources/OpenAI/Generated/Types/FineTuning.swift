@@ -24,7 +24,7 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Se
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.projectIDs = try container.decode([Swift.String].self, forKey: .projectIDs)
+        self.projectIDs = try container.decodeIfPresent([Swift.String].self, forKey: .projectIDs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1775,7 +1775,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         self.hyperparameters = try container.decode(FineTuningJob.Hyperparameters.self, forKey: .hyperparameters)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.organizationID = try container.decode(Swift.String.self, forKey: .organizationID)
-        self.resultFiles = try container.decode([Swift.String].self, forKey: .resultFiles)
+        self.resultFiles = try container.decodeIfPresent([Swift.String].self, forKey: .resultFiles) ?? []
         self.status = try container.decode(FineTuningJob.Status.self, forKey: .status)
         self.trainedTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .trainedTokens)
         self.trainingFile = try container.decode(Swift.String.self, forKey: .trainingFile)
@@ -1815,9 +1815,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/error/anyOf/0`.
     public struct ErrorValue: Codable, Hashable, Sendable {
         /// A machine-readable error code.
-        public var code: Swift.String
+        public var code: Swift.String?
         /// A human-readable error message.
-        public var message: Swift.String
+        public var message: Swift.String?
         public var param: Swift.String?
 
         /// Creates a `ErrorValue`.
@@ -1827,8 +1827,8 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         ///   - message: A human-readable error message.
         ///   - param: The `param` member.
         public init(
-            code: Swift.String,
-            message: Swift.String,
+            code: Swift.String? = nil,
+            message: Swift.String? = nil,
             param: Swift.String? = nil
         ) {
             self.code = code
@@ -1844,16 +1844,16 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.code = try container.decode(Swift.String.self, forKey: .code)
-            self.message = try container.decode(Swift.String.self, forKey: .message)
+            self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
+            self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
             self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.code, forKey: .code)
-            try container.encode(self.message, forKey: .message)
-            try container.encode(self.param, forKey: .param)
+            try container.encodeIfPresent(self.code, forKey: .code)
+            try container.encodeIfPresent(self.message, forKey: .message)
+            try container.encodeIfPresent(self.param, forKey: .param)
         }
     }
 
@@ -2428,7 +2428,7 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([FineTuningCheckpointPermission].self, forKey: .data)
+        self.data = try container.decodeIfPresent([FineTuningCheckpointPermission].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -2481,7 +2481,7 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([FineTuningJobCheckpoint].self, forKey: .data)
+        self.data = try container.decodeIfPresent([FineTuningJobCheckpoint].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -2524,7 +2524,7 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([FineTuningJobEvent].self, forKey: .data)
+        self.data = try container.decodeIfPresent([FineTuningJobEvent].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
@@ -2563,7 +2563,7 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([FineTuningJob].self, forKey: .data)
+        self.data = try container.decodeIfPresent([FineTuningJob].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
@@ -2712,8 +2712,8 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.reward = try container.decode(Swift.Double.self, forKey: .reward)
         self.metadata = try container.decode(RunGraderResponse.MetadataValue.self, forKey: .metadata)
-        self.subRewards = try container.decode([Swift.String: JSONValue].self, forKey: .subRewards)
-        self.modelGraderTokenUsagePerModel = try container.decode([Swift.String: JSONValue].self, forKey: .modelGraderTokenUsagePerModel)
+        self.subRewards = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .subRewards) ?? [:]
+        self.modelGraderTokenUsagePerModel = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .modelGraderTokenUsagePerModel) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2778,7 +2778,7 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
             self.type = try container.decode(Swift.String.self, forKey: .type)
             self.errors = try container.decode(RunGraderResponse.MetadataValue.Errors.self, forKey: .errors)
             self.executionTime = try container.decode(Swift.Double.self, forKey: .executionTime)
-            self.scores = try container.decode([Swift.String: JSONValue].self, forKey: .scores)
+            self.scores = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .scores) ?? [:]
             self.tokenUsage = try container.decodeIfPresent(Swift.Int.self, forKey: .tokenUsage)
             self.sampledModelName = try container.decodeIfPresent(Swift.String.self, forKey: .sampledModelName)
         }

@@ -115,7 +115,7 @@ public struct GroupListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([GroupResponse].self, forKey: .data)
+        self.data = try container.decodeIfPresent([GroupResponse].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
     }

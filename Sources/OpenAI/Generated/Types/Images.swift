@@ -193,7 +193,7 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/image`.
     public enum ImageValue: Codable, Hashable, Sendable {
         case string(Foundation.Data)
-        case array([Foundation.Data])
+        case strings([Foundation.Data])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -203,7 +203,7 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
                 return
             }
             if let value = try? [Foundation.Data](from: decoder) {
-                self = .array(value)
+                self = .strings(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -212,7 +212,7 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .strings(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -962,7 +962,7 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(EditImageBodyJSONParam.ModelValue.self, forKey: .model)
-        self.images = try container.decode([ImageRefParam].self, forKey: .images)
+        self.images = try container.decodeIfPresent([ImageRefParam].self, forKey: .images) ?? []
         self.mask = try container.decodeIfPresent(ImageRefParam.self, forKey: .mask)
         self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
         self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)

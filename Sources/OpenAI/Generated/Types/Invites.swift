@@ -77,7 +77,7 @@ public struct Invite: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
         self.acceptedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .acceptedAt)
-        self.projects = try container.decode([Invite.ProjectValue].self, forKey: .projects)
+        self.projects = try container.decodeIfPresent([Invite.ProjectValue].self, forKey: .projects) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -265,7 +265,7 @@ public struct InviteListResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([Invite].self, forKey: .data)
+        self.data = try container.decodeIfPresent([Invite].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)

@@ -68,7 +68,7 @@ public struct ListModelsResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([Model].self, forKey: .data)
+        self.data = try container.decodeIfPresent([Model].self, forKey: .data) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {

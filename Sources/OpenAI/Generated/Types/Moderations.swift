@@ -53,9 +53,9 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         /// A string of text to classify for moderation.
         case string(Swift.String)
         /// An array of strings to classify for moderation.
-        case array([Swift.String])
+        case strings([Swift.String])
         /// An array of multi-modal inputs to the moderation model.
-        case array2([CreateModerationRequest.Input.Array2Item])
+        case values([CreateModerationRequest.Input.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -65,11 +65,11 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? [Swift.String](from: decoder) {
-                self = .array(value)
+                self = .strings(value)
                 return
             }
-            if let value = try? [CreateModerationRequest.Input.Array2Item](from: decoder) {
-                self = .array2(value)
+            if let value = try? [CreateModerationRequest.Input.Value](from: decoder) {
+                self = .values(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -78,8 +78,8 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
-                case .array2(let value): try value.encode(to: encoder)
+                case .strings(let value): try value.encode(to: encoder)
+                case .values(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -87,20 +87,20 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items`.
-        public enum Array2Item: Codable, Hashable, Sendable {
+        public enum Value: Codable, Hashable, Sendable {
             /// An object describing an image to classify. (type: `image_url`)
-            case imageURL(CreateModerationRequest.Input.Array2Item.ImageURL)
+            case imageURL(CreateModerationRequest.Input.Value.ImageURL)
             /// An object describing text to classify. (type: `text`)
-            case text(CreateModerationRequest.Input.Array2Item.Text)
+            case text(CreateModerationRequest.Input.Value.Text)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "image_url":
-                        self = .imageURL(try CreateModerationRequest.Input.Array2Item.ImageURL(from: decoder))
+                        self = .imageURL(try CreateModerationRequest.Input.Value.ImageURL(from: decoder))
                     case "text":
-                        self = .text(try CreateModerationRequest.Input.Array2Item.Text(from: decoder))
+                        self = .text(try CreateModerationRequest.Input.Value.Text(from: decoder))
                     default:
                         self = .unknown(try JSONValue(from: decoder))
                 }
@@ -119,14 +119,14 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/0`.
             public struct ImageURL: Codable, Hashable, Sendable {
                 /// Contains either an image URL or a data URL for a base64 encoded image.
-                public var imageURL: CreateModerationRequest.Input.Array2Item.ImageURL.ImageURLValue
+                public var imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURLValue
 
                 /// Creates a `ImageURL`.
                 ///
                 /// - Parameters:
                 ///   - imageURL: Contains either an image URL or a data URL for a base64 encoded image.
                 public init(
-                    imageURL: CreateModerationRequest.Input.Array2Item.ImageURL.ImageURLValue
+                    imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURLValue
                 ) {
                     self.imageURL = imageURL
                 }
@@ -139,7 +139,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     try container.decodeConstant("image_url", forKey: .type)
-                    self.imageURL = try container.decode(CreateModerationRequest.Input.Array2Item.ImageURL.ImageURLValue.self, forKey: .imageURL)
+                    self.imageURL = try container.decode(CreateModerationRequest.Input.Value.ImageURL.ImageURLValue.self, forKey: .imageURL)
                 }
 
                 public func encode(to encoder: any Encoder) throws {
@@ -281,7 +281,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.results = try container.decode([CreateModerationResponse.ResultValue].self, forKey: .results)
+        self.results = try container.decodeIfPresent([CreateModerationResponse.ResultValue].self, forKey: .results) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -693,19 +693,19 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
 
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.hate = try container.decode([Swift.String].self, forKey: .hate)
-                self.hateThreatening = try container.decode([Swift.String].self, forKey: .hateThreatening)
-                self.harassment = try container.decode([Swift.String].self, forKey: .harassment)
-                self.harassmentThreatening = try container.decode([Swift.String].self, forKey: .harassmentThreatening)
-                self.illicit = try container.decode([Swift.String].self, forKey: .illicit)
-                self.illicitViolent = try container.decode([Swift.String].self, forKey: .illicitViolent)
-                self.selfHarm = try container.decode([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmItem].self, forKey: .selfHarm)
-                self.selfHarmIntent = try container.decode([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmIntentItem].self, forKey: .selfHarmIntent)
-                self.selfHarmInstructions = try container.decode([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmInstruction].self, forKey: .selfHarmInstructions)
-                self.sexual = try container.decode([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SexualItem].self, forKey: .sexual)
-                self.sexualMinors = try container.decode([Swift.String].self, forKey: .sexualMinors)
-                self.violence = try container.decode([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceItem].self, forKey: .violence)
-                self.violenceGraphic = try container.decode([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem].self, forKey: .violenceGraphic)
+                self.hate = try container.decodeIfPresent([Swift.String].self, forKey: .hate) ?? []
+                self.hateThreatening = try container.decodeIfPresent([Swift.String].self, forKey: .hateThreatening) ?? []
+                self.harassment = try container.decodeIfPresent([Swift.String].self, forKey: .harassment) ?? []
+                self.harassmentThreatening = try container.decodeIfPresent([Swift.String].self, forKey: .harassmentThreatening) ?? []
+                self.illicit = try container.decodeIfPresent([Swift.String].self, forKey: .illicit) ?? []
+                self.illicitViolent = try container.decodeIfPresent([Swift.String].self, forKey: .illicitViolent) ?? []
+                self.selfHarm = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmItem].self, forKey: .selfHarm) ?? []
+                self.selfHarmIntent = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmIntentItem].self, forKey: .selfHarmIntent) ?? []
+                self.selfHarmInstructions = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmInstruction].self, forKey: .selfHarmInstructions) ?? []
+                self.sexual = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SexualItem].self, forKey: .sexual) ?? []
+                self.sexualMinors = try container.decodeIfPresent([Swift.String].self, forKey: .sexualMinors) ?? []
+                self.violence = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceItem].self, forKey: .violence) ?? []
+                self.violenceGraphic = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem].self, forKey: .violenceGraphic) ?? []
             }
 
             public func encode(to encoder: any Encoder) throws {

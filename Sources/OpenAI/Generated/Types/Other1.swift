@@ -346,7 +346,7 @@ public struct APIKeyList: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([AdminAPIKey].self, forKey: .data)
+        self.data = try container.decodeIfPresent([AdminAPIKey].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
@@ -462,7 +462,7 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("files", forKey: .type)
-        self.files = try container.decode([CodeInterpreterFileOutput.File].self, forKey: .files)
+        self.files = try container.decodeIfPresent([CodeInterpreterFileOutput.File].self, forKey: .files) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -586,7 +586,7 @@ public struct ContainerFileListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ContainerFileResource].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ContainerFileResource].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -723,7 +723,7 @@ public struct ContainerListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ContainerResource].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ContainerResource].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -1358,7 +1358,7 @@ public struct LogProbProperties: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
         self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decode([Swift.Int].self, forKey: .bytes)
+        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3402,7 +3402,7 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Hashabl
         try container.decodeConstant("file_search", forKey: .type)
         self.index = try container.decode(Swift.Int.self, forKey: .index)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.fileSearch = try container.decode([Swift.String: JSONValue].self, forKey: .fileSearch)
+        self.fileSearch = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .fileSearch) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {

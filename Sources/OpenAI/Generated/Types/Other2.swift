@@ -1329,7 +1329,7 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("content_provenance_check", forKey: .object)
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.results = try container.decode([ProvenanceResource.ResultValue].self, forKey: .results)
+        self.results = try container.decodeIfPresent([ProvenanceResource.ResultValue].self, forKey: .results) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1522,7 +1522,7 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
-        case array([InputItem])
+        case inputItems([InputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1532,7 +1532,7 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? [InputItem](from: decoder) {
-                self = .array(value)
+                self = .inputItems(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -1541,7 +1541,7 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .inputItems(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -1708,7 +1708,7 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
-        case array([InputItem])
+        case inputItems([InputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1718,7 +1718,7 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? [InputItem](from: decoder) {
-                self = .array(value)
+                self = .inputItems(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -1727,7 +1727,7 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .inputItems(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -1941,7 +1941,7 @@ public struct CompactResource: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.compaction", forKey: .object)
         self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.output = try container.decode([ItemField].self, forKey: .output)
+        self.output = try container.decodeIfPresent([ItemField].self, forKey: .output) ?? []
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.usage = try container.decode(ResponseUsage.self, forKey: .usage)
     }
@@ -2047,7 +2047,7 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
     public enum StateVariablesValue: Codable, Hashable, Sendable {
         case string(Swift.String)
         case integer(Swift.Int)
-        case bool(Swift.Bool)
+        case boolean(Swift.Bool)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2062,7 +2062,7 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? Swift.Bool(from: decoder) {
-                self = .bool(value)
+                self = .boolean(value)
                 return
             }
             if let value = try? Swift.Double(from: decoder) {
@@ -2076,7 +2076,7 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
                 case .integer(let value): try value.encode(to: encoder)
-                case .bool(let value): try value.encode(to: encoder)
+                case .boolean(let value): try value.encode(to: encoder)
                 case .number(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -2491,7 +2491,7 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
     public enum StateVariablesValue: Codable, Hashable, Sendable {
         case string(Swift.String)
         case integer(Swift.Int)
-        case bool(Swift.Bool)
+        case boolean(Swift.Bool)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2506,7 +2506,7 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? Swift.Bool(from: decoder) {
-                self = .bool(value)
+                self = .boolean(value)
                 return
             }
             if let value = try? Swift.Double(from: decoder) {
@@ -2520,7 +2520,7 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
                 case .integer(let value): try value.encode(to: encoder)
-                case .bool(let value): try value.encode(to: encoder)
+                case .boolean(let value): try value.encode(to: encoder)
                 case .number(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -3104,8 +3104,8 @@ public struct UserMessageItem: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.content = try container.decode([UserMessageItem.ContentItem].self, forKey: .content)
-        self.attachments = try container.decode([Attachment].self, forKey: .attachments)
+        self.content = try container.decodeIfPresent([UserMessageItem.ContentItem].self, forKey: .content) ?? []
+        self.attachments = try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
         self.inferenceOptions = try container.decodeIfPresent(InferenceOptions.self, forKey: .inferenceOptions)
     }
 
@@ -3327,7 +3327,7 @@ public struct ResponseOutputText: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("output_text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decode([ResponseOutputText.AnnotationValue].self, forKey: .annotations)
+        self.annotations = try container.decodeIfPresent([ResponseOutputText.AnnotationValue].self, forKey: .annotations) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3419,7 +3419,7 @@ public struct AssistantMessageItem: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.content = try container.decode([ResponseOutputText].self, forKey: .content)
+        self.content = try container.decodeIfPresent([ResponseOutputText].self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3788,7 +3788,7 @@ public struct TaskGroupItem: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.tasks = try container.decode([TaskGroupTask].self, forKey: .tasks)
+        self.tasks = try container.decodeIfPresent([TaskGroupTask].self, forKey: .tasks) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3896,7 +3896,7 @@ public struct ThreadItemListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ThreadItem].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ThreadItem].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)

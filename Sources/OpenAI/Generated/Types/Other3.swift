@@ -191,7 +191,7 @@ public struct ThreadListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ThreadResource].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ThreadResource].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -464,7 +464,7 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
-        case array([BetaInputItem])
+        case betaInputItems([BetaInputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -474,7 +474,7 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? [BetaInputItem](from: decoder) {
-                self = .array(value)
+                self = .betaInputItems(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -483,7 +483,7 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .betaInputItems(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -607,7 +607,7 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
-        case array([BetaInputItem])
+        case betaInputItems([BetaInputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -617,7 +617,7 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? [BetaInputItem](from: decoder) {
-                self = .array(value)
+                self = .betaInputItems(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -626,7 +626,7 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .betaInputItems(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -1033,7 +1033,7 @@ public struct BetaCompactResource: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.compaction", forKey: .object)
         self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.output = try container.decode([BetaItemField].self, forKey: .output)
+        self.output = try container.decodeIfPresent([BetaItemField].self, forKey: .output) ?? []
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.usage = try container.decode(BetaResponseUsage.self, forKey: .usage)
     }
@@ -1284,7 +1284,7 @@ public struct BetaMessage: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.status = try container.decode(BetaMessageStatus.self, forKey: .status)
         self.role = try container.decode(BetaMessageRole.self, forKey: .role)
-        self.content = try container.decode([BetaMessage.ContentItem].self, forKey: .content)
+        self.content = try container.decodeIfPresent([BetaMessage.ContentItem].self, forKey: .content) ?? []
         self.phase = try container.decodeIfPresent(BetaMessagePhase2.self, forKey: .phase)
     }
 

@@ -1967,7 +1967,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
             self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
             self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.output = try container.decode([BetaFunctionShellCallOutputContent].self, forKey: .output)
+            self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContent].self, forKey: .output) ?? []
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
@@ -3136,7 +3136,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
             self.delta = try container.decode(Swift.String.self, forKey: .delta)
             self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.logprobs = try container.decode([BetaResponseLogProb].self, forKey: .logprobs)
+            self.logprobs = try container.decodeIfPresent([BetaResponseLogProb].self, forKey: .logprobs) ?? []
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
@@ -3229,7 +3229,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
             self.text = try container.decode(Swift.String.self, forKey: .text)
             self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.logprobs = try container.decode([BetaResponseLogProb].self, forKey: .logprobs)
+            self.logprobs = try container.decodeIfPresent([BetaResponseLogProb].self, forKey: .logprobs) ?? []
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 

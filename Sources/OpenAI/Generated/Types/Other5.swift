@@ -56,7 +56,7 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.inject.failed", forKey: .type)
         self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.input = try container.decode([BetaInputItem].self, forKey: .input)
+        self.input = try container.decodeIfPresent([BetaInputItem].self, forKey: .input) ?? []
         self.error = try container.decode(BetaResponseInjectFailedEvent.ErrorValue.self, forKey: .error)
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
         self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
@@ -412,7 +412,7 @@ public struct BetaResponseInjectEvent: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.inject", forKey: .type)
         self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.input = try container.decode([BetaInputItem].self, forKey: .input)
+        self.input = try container.decodeIfPresent([BetaInputItem].self, forKey: .input) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -323,7 +323,7 @@ public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ProjectAPIKey].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ProjectAPIKey].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -542,7 +542,7 @@ public struct ProjectListResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([Project].self, forKey: .data)
+        self.data = try container.decodeIfPresent([Project].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -590,7 +590,7 @@ public struct ProjectModelPermissions: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.model_permissions", forKey: .object)
         self.mode = try container.decode(ProjectModelPermissions.Mode.self, forKey: .mode)
-        self.modelIDs = try container.decode([Swift.String].self, forKey: .modelIDs)
+        self.modelIDs = try container.decodeIfPresent([Swift.String].self, forKey: .modelIDs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -681,7 +681,7 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.mode = try container.decode(ProjectModelPermissionsUpdateRequest.Mode.self, forKey: .mode)
-        self.modelIDs = try container.decode([Swift.String].self, forKey: .modelIDs)
+        self.modelIDs = try container.decodeIfPresent([Swift.String].self, forKey: .modelIDs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -836,7 +836,7 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ProjectRateLimit].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ProjectRateLimit].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -1245,7 +1245,7 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ProjectServiceAccount].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ProjectServiceAccount].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -1492,7 +1492,7 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decode([ProjectUser].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ProjectUser].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)

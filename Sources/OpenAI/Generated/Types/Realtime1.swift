@@ -2988,7 +2988,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("rate_limits.updated", forKey: .type)
         self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.rateLimits = try container.decode([RealtimeBetaServerEventRateLimitsUpdated.RateLimit].self, forKey: .rateLimits)
+        self.rateLimits = try container.decodeIfPresent([RealtimeBetaServerEventRateLimitsUpdated.RateLimit].self, forKey: .rateLimits) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {

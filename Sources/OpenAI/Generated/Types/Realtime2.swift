@@ -1797,7 +1797,7 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
         try container.decodeConstant("assistant", forKey: .role)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.status = try container.decodeIfPresent(RealtimeConversationItemMessageAssistant.Status.self, forKey: .status)
-        self.content = try container.decode([RealtimeConversationItemMessageAssistant.ContentItem].self, forKey: .content)
+        self.content = try container.decodeIfPresent([RealtimeConversationItemMessageAssistant.ContentItem].self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1945,7 +1945,7 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
         try container.decodeConstant("system", forKey: .role)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.status = try container.decodeIfPresent(RealtimeConversationItemMessageSystem.Status.self, forKey: .status)
-        self.content = try container.decode([RealtimeConversationItemMessageSystem.ContentItem].self, forKey: .content)
+        self.content = try container.decodeIfPresent([RealtimeConversationItemMessageSystem.ContentItem].self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2055,7 +2055,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         try container.decodeConstant("user", forKey: .role)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.status = try container.decodeIfPresent(RealtimeConversationItemMessageUser.Status.self, forKey: .status)
-        self.content = try container.decode([RealtimeConversationItemMessageUser.ContentItem].self, forKey: .content)
+        self.content = try container.decodeIfPresent([RealtimeConversationItemMessageUser.ContentItem].self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2912,7 +2912,7 @@ public struct RealtimeMCPListTools: Codable, Hashable, Sendable {
         try container.decodeConstant("mcp_list_tools", forKey: .type)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.tools = try container.decode([MCPListToolsTool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([MCPListToolsTool].self, forKey: .tools) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {

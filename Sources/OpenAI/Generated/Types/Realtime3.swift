@@ -2139,7 +2139,7 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable 
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("rate_limits.updated", forKey: .type)
         self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.rateLimits = try container.decode([RealtimeServerEventRateLimitsUpdated.RateLimit].self, forKey: .rateLimits)
+        self.rateLimits = try container.decodeIfPresent([RealtimeServerEventRateLimitsUpdated.RateLimit].self, forKey: .rateLimits) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1774,7 +1774,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
             self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
             self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.output = try container.decode([FunctionShellCallOutputContent].self, forKey: .output)
+            self.output = try container.decodeIfPresent([FunctionShellCallOutputContent].self, forKey: .output) ?? []
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
@@ -2831,7 +2831,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
             self.delta = try container.decode(Swift.String.self, forKey: .delta)
             self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.logprobs = try container.decode([ResponseLogProb].self, forKey: .logprobs)
+            self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
@@ -2916,7 +2916,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
             self.text = try container.decode(Swift.String.self, forKey: .text)
             self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.logprobs = try container.decode([ResponseLogProb].self, forKey: .logprobs)
+            self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 

@@ -596,7 +596,7 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
         try container.decodeConstant("message", forKey: .type)
         self.role = try container.decode(InputMessageResource.RoleValue.self, forKey: .role)
         self.status = try container.decodeIfPresent(InputMessageResource.Status.self, forKey: .status)
-        self.content = try container.decode(InputMessageContentList.self, forKey: .content)
+        self.content = try container.decodeIfPresent(InputMessageContentList.self, forKey: .content) ?? []
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
@@ -1118,7 +1118,7 @@ public struct Response: Codable, Hashable, Sendable {
     /// How the model should select which tool (or tools) to use when generating
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
-    public var toolChoice: ToolChoiceParam
+    public var toolChoice: ToolChoiceParam?
     public var prompt: Prompt?
     public var serviceTier: ServiceTierResponses?
     public var truncation: Response.Truncation?
@@ -1151,7 +1151,7 @@ public struct Response: Codable, Hashable, Sendable {
     public var promptCacheOptions: PromptCacheOptions?
     public var moderation: Moderation?
     /// Whether to allow the model to run tool calls in parallel.
-    public var parallelToolCalls: Swift.Bool
+    public var parallelToolCalls: Swift.Bool?
     public var conversation: ResponseConversation?
     public var maxOutputTokens: Swift.Int?
 
@@ -1207,7 +1207,7 @@ public struct Response: Codable, Hashable, Sendable {
         maxToolCalls: Swift.Int? = nil,
         text: ResponseTextParam? = nil,
         tools: ToolsArray,
-        toolChoice: ToolChoiceParam,
+        toolChoice: ToolChoiceParam? = nil,
         prompt: Prompt? = nil,
         serviceTier: ServiceTierResponses? = nil,
         truncation: Response.Truncation? = nil,
@@ -1224,7 +1224,7 @@ public struct Response: Codable, Hashable, Sendable {
         usage: ResponseUsage? = nil,
         promptCacheOptions: PromptCacheOptions? = nil,
         moderation: Moderation? = nil,
-        parallelToolCalls: Swift.Bool,
+        parallelToolCalls: Swift.Bool? = nil,
         conversation: ResponseConversation? = nil,
         maxOutputTokens: Swift.Int? = nil
     ) {
@@ -1318,8 +1318,8 @@ public struct Response: Codable, Hashable, Sendable {
         self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
         self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
         self.text = try container.decodeIfPresent(ResponseTextParam.self, forKey: .text)
-        self.tools = try container.decode(ToolsArray.self, forKey: .tools)
-        self.toolChoice = try container.decode(ToolChoiceParam.self, forKey: .toolChoice)
+        self.tools = try container.decodeIfPresent(ToolsArray.self, forKey: .tools) ?? []
+        self.toolChoice = try container.decodeIfPresent(ToolChoiceParam.self, forKey: .toolChoice)
         self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
         self.serviceTier = try container.decodeIfPresent(ServiceTierResponses.self, forKey: .serviceTier)
         self.truncation = try container.decodeIfPresent(Response.Truncation.self, forKey: .truncation)
@@ -1329,14 +1329,14 @@ public struct Response: Codable, Hashable, Sendable {
         self.completedAt = try container.decodeIfPresent(Swift.Double.self, forKey: .completedAt)
         self.error = try container.decodeIfPresent(ResponseError.self, forKey: .error)
         self.incompleteDetails = try container.decodeIfPresent(Response.IncompleteDetails.self, forKey: .incompleteDetails)
-        self.output = try container.decode([OutputItem].self, forKey: .output)
+        self.output = try container.decodeIfPresent([OutputItem].self, forKey: .output) ?? []
         self.reasoning = try container.decodeIfPresent(Reasoning.self, forKey: .reasoning)
         self.instructions = try container.decodeIfPresent(Response.Instructions.self, forKey: .instructions)
         self.outputText = try container.decodeIfPresent(Swift.String.self, forKey: .outputText)
         self.usage = try container.decodeIfPresent(ResponseUsage.self, forKey: .usage)
         self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptions.self, forKey: .promptCacheOptions)
         self.moderation = try container.decodeIfPresent(Moderation.self, forKey: .moderation)
-        self.parallelToolCalls = try container.decode(Swift.Bool.self, forKey: .parallelToolCalls)
+        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
         self.conversation = try container.decodeIfPresent(ResponseConversation.self, forKey: .conversation)
         self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
     }
@@ -1358,7 +1358,7 @@ public struct Response: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.maxToolCalls, forKey: .maxToolCalls)
         try container.encodeIfPresent(self.text, forKey: .text)
         try container.encode(self.tools, forKey: .tools)
-        try container.encode(self.toolChoice, forKey: .toolChoice)
+        try container.encodeIfPresent(self.toolChoice, forKey: .toolChoice)
         try container.encodeIfPresent(self.prompt, forKey: .prompt)
         try container.encodeIfPresent(self.serviceTier, forKey: .serviceTier)
         try container.encodeIfPresent(self.truncation, forKey: .truncation)
@@ -1375,7 +1375,7 @@ public struct Response: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.usage, forKey: .usage)
         try container.encodeIfPresent(self.promptCacheOptions, forKey: .promptCacheOptions)
         try container.encodeIfPresent(self.moderation, forKey: .moderation)
-        try container.encode(self.parallelToolCalls, forKey: .parallelToolCalls)
+        try container.encodeIfPresent(self.parallelToolCalls, forKey: .parallelToolCalls)
         try container.encodeIfPresent(self.conversation, forKey: .conversation)
         try container.encodeIfPresent(self.maxOutputTokens, forKey: .maxOutputTokens)
     }
@@ -3183,7 +3183,7 @@ public struct ResponseItemList: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ItemResource].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ItemResource].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)

@@ -1066,7 +1066,7 @@ public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable {
         self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.logprobs = try container.decode([ResponseLogProb].self, forKey: .logprobs)
+        self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1141,7 +1141,7 @@ public struct ResponseTextDoneEvent: Codable, Hashable, Sendable {
         self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
         self.text = try container.decode(Swift.String.self, forKey: .text)
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.logprobs = try container.decode([ResponseLogProb].self, forKey: .logprobs)
+        self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1967,7 +1967,7 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
         self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
         self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.output = try container.decode([FunctionShellCallOutputContent].self, forKey: .output)
+        self.output = try container.decodeIfPresent([FunctionShellCallOutputContent].self, forKey: .output) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2074,7 +2074,7 @@ public struct BetaResponseItemList: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([BetaItemResource].self, forKey: .data)
+        self.data = try container.decodeIfPresent([BetaItemResource].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
@@ -2776,7 +2776,7 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
         self.role = try container.decode(BetaInputMessageResource.RoleValue.self, forKey: .role)
         self.status = try container.decodeIfPresent(BetaInputMessageResource.Status.self, forKey: .status)
-        self.content = try container.decode(BetaInputMessageContentList.self, forKey: .content)
+        self.content = try container.decodeIfPresent(BetaInputMessageContentList.self, forKey: .content) ?? []
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
@@ -3275,7 +3275,7 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
         self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
         self.text = try container.decodeIfPresent(BetaResponseTextParam.self, forKey: .text)
-        self.tools = try container.decode(BetaToolsArray.self, forKey: .tools)
+        self.tools = try container.decodeIfPresent(BetaToolsArray.self, forKey: .tools) ?? []
         self.toolChoice = try container.decode(BetaToolChoiceParam.self, forKey: .toolChoice)
         self.prompt = try container.decodeIfPresent(BetaPrompt.self, forKey: .prompt)
         self.serviceTier = try container.decodeIfPresent(BetaServiceTierResponses.self, forKey: .serviceTier)
@@ -3286,7 +3286,7 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         self.completedAt = try container.decodeIfPresent(Swift.Double.self, forKey: .completedAt)
         self.error = try container.decodeIfPresent(BetaResponseError.self, forKey: .error)
         self.incompleteDetails = try container.decodeIfPresent(BetaResponse.IncompleteDetails.self, forKey: .incompleteDetails)
-        self.output = try container.decode([BetaOutputItem].self, forKey: .output)
+        self.output = try container.decodeIfPresent([BetaOutputItem].self, forKey: .output) ?? []
         self.reasoning = try container.decodeIfPresent(BetaReasoning.self, forKey: .reasoning)
         self.instructions = try container.decodeIfPresent(BetaResponse.Instructions.self, forKey: .instructions)
         self.outputText = try container.decodeIfPresent(Swift.String.self, forKey: .outputText)
@@ -3736,9 +3736,9 @@ public struct BetaModerationResultBody: Codable, Hashable, Sendable {
         try container.decodeConstant("moderation_result", forKey: .type)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.flagged = try container.decode(Swift.Bool.self, forKey: .flagged)
-        self.categories = try container.decode([Swift.String: Swift.Bool].self, forKey: .categories)
-        self.categoryScores = try container.decode([Swift.String: Swift.Double].self, forKey: .categoryScores)
-        self.categoryAppliedInputTypes = try container.decode([Swift.String: [BetaModerationInputType]].self, forKey: .categoryAppliedInputTypes)
+        self.categories = try container.decodeIfPresent([Swift.String: Swift.Bool].self, forKey: .categories) ?? [:]
+        self.categoryScores = try container.decodeIfPresent([Swift.String: Swift.Double].self, forKey: .categoryScores) ?? [:]
+        self.categoryAppliedInputTypes = try container.decodeIfPresent([Swift.String: [BetaModerationInputType]].self, forKey: .categoryAppliedInputTypes) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1940,7 +1940,7 @@ public struct BetaResponseTextDoneEvent: Codable, Hashable, Sendable {
         self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
         self.text = try container.decode(Swift.String.self, forKey: .text)
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.logprobs = try container.decode([BetaResponseLogProb].self, forKey: .logprobs)
+        self.logprobs = try container.decodeIfPresent([BetaResponseLogProb].self, forKey: .logprobs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2111,7 +2111,7 @@ public struct BetaResponseTextDeltaEvent: Codable, Hashable, Sendable {
         self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.logprobs = try container.decode([BetaResponseLogProb].self, forKey: .logprobs)
+        self.logprobs = try container.decodeIfPresent([BetaResponseLogProb].self, forKey: .logprobs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2509,7 +2509,7 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Has
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
         self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
         self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.output = try container.decode([BetaFunctionShellCallOutputContent].self, forKey: .output)
+        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContent].self, forKey: .output) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {

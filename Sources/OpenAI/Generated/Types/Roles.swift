@@ -39,7 +39,7 @@ public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.roleName = try container.decode(Swift.String.self, forKey: .roleName)
-        self.permissions = try container.decode([Swift.String].self, forKey: .permissions)
+        self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions) ?? []
         self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
     }
 
@@ -88,7 +88,7 @@ public struct PublicRoleListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([Role].self, forKey: .data)
+        self.data = try container.decodeIfPresent([Role].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
     }

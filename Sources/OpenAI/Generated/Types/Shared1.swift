@@ -94,7 +94,7 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.permissions = try container.decode([Swift.String].self, forKey: .permissions)
+        self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions) ?? []
         self.resourceType = try container.decode(Swift.String.self, forKey: .resourceType)
         self.predefinedRole = try container.decode(Swift.Bool.self, forKey: .predefinedRole)
         self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
@@ -554,8 +554,8 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
     public enum Value: Codable, Hashable, Sendable {
         case string(Swift.String)
         case number(Swift.Double)
-        case bool(Swift.Bool)
-        case array([ComparisonFilter.Value.ArrayItem])
+        case boolean(Swift.Bool)
+        case values([ComparisonFilter.Value.ValueValue])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -569,11 +569,11 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? Swift.Bool(from: decoder) {
-                self = .bool(value)
+                self = .boolean(value)
                 return
             }
-            if let value = try? [ComparisonFilter.Value.ArrayItem](from: decoder) {
-                self = .array(value)
+            if let value = try? [ComparisonFilter.Value.ValueValue](from: decoder) {
+                self = .values(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -583,8 +583,8 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
                 case .number(let value): try value.encode(to: encoder)
-                case .bool(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .boolean(let value): try value.encode(to: encoder)
+                case .values(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -592,7 +592,7 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value/oneOf/3/items`.
-        public enum ArrayItem: Codable, Hashable, Sendable {
+        public enum ValueValue: Codable, Hashable, Sendable {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -848,7 +848,7 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(CompoundFilter.TypeValue.self, forKey: .type)
-        self.filters = try container.decode([CompoundFilter.Filter].self, forKey: .filters)
+        self.filters = try container.decodeIfPresent([CompoundFilter.Filter].self, forKey: .filters) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1082,7 +1082,7 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
         self.action = try container.decodeIfPresent(ComputerAction.self, forKey: .action)
         self.actions = try container.decodeIfPresent(ComputerActionList.self, forKey: .actions)
-        self.pendingSafetyChecks = try container.decode([ComputerCallSafetyCheckParam].self, forKey: .pendingSafetyChecks)
+        self.pendingSafetyChecks = try container.decodeIfPresent([ComputerCallSafetyCheckParam].self, forKey: .pendingSafetyChecks) ?? []
         self.status = try container.decode(ComputerToolCall.Status.self, forKey: .status)
     }
 
@@ -2225,7 +2225,7 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
         try container.decodeConstant("file_search_call", forKey: .type)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.status = try container.decode(FileSearchToolCall.Status.self, forKey: .status)
-        self.queries = try container.decode([Swift.String].self, forKey: .queries)
+        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries) ?? []
         self.results = try container.decodeIfPresent([FileSearchToolCall.ResultValue].self, forKey: .results)
     }
 
@@ -2936,9 +2936,9 @@ public struct GraderLabelModel: Codable, Hashable, Sendable {
         try container.decodeConstant("label_model", forKey: .type)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.input = try container.decode([EvalItem].self, forKey: .input)
-        self.labels = try container.decode([Swift.String].self, forKey: .labels)
-        self.passingLabels = try container.decode([Swift.String].self, forKey: .passingLabels)
+        self.input = try container.decodeIfPresent([EvalItem].self, forKey: .input) ?? []
+        self.labels = try container.decodeIfPresent([Swift.String].self, forKey: .labels) ?? []
+        self.passingLabels = try container.decodeIfPresent([Swift.String].self, forKey: .passingLabels) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3055,7 +3055,7 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.samplingParams = try container.decodeIfPresent(GraderScoreModel.SamplingParams.self, forKey: .samplingParams)
-        self.input = try container.decode([EvalItem].self, forKey: .input)
+        self.input = try container.decodeIfPresent([EvalItem].self, forKey: .input) ?? []
         self.range = try container.decodeIfPresent([Swift.Double].self, forKey: .range)
     }
 

@@ -46,7 +46,7 @@ public struct InputMessage: Codable, Hashable, Sendable {
         try container.decodeConstantIfPresent("message", forKey: .type)
         self.role = try container.decode(InputMessage.RoleValue.self, forKey: .role)
         self.status = try container.decodeIfPresent(InputMessage.Status.self, forKey: .status)
-        self.content = try container.decode(InputMessageContentList.self, forKey: .content)
+        self.content = try container.decodeIfPresent(InputMessageContentList.self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -634,7 +634,7 @@ public struct MCPListTools: Codable, Hashable, Sendable {
         try container.decodeConstant("mcp_list_tools", forKey: .type)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.tools = try container.decode([MCPListToolsTool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([MCPListToolsTool].self, forKey: .tools) ?? []
         self.error = try container.decodeIfPresent(Swift.String.self, forKey: .error)
     }
 
@@ -689,7 +689,7 @@ public struct MCPListToolsTool: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.inputSchema = try container.decode([Swift.String: JSONValue].self, forKey: .inputSchema)
+        self.inputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .inputSchema) ?? [:]
         self.annotations = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .annotations)
     }
 
@@ -2091,7 +2091,7 @@ public struct OutputMessage: Codable, Hashable, Sendable {
         try container.decodeConstant("message", forKey: .type)
         try container.decodeConstant("assistant", forKey: .role)
         self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.content = try container.decode([OutputMessageContent].self, forKey: .content)
+        self.content = try container.decodeIfPresent([OutputMessageContent].self, forKey: .content) ?? []
         self.phase = try container.decodeIfPresent(MessagePhase.self, forKey: .phase)
         self.status = try container.decode(OutputMessage.Status.self, forKey: .status)
     }
@@ -2475,7 +2475,7 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
         try container.decodeConstant("reasoning", forKey: .type)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.encryptedContent = try container.decodeIfPresent(Swift.String.self, forKey: .encryptedContent)
-        self.summary = try container.decode([SummaryTextContent].self, forKey: .summary)
+        self.summary = try container.decodeIfPresent([SummaryTextContent].self, forKey: .summary) ?? []
         self.content = try container.decodeIfPresent([ReasoningTextContent].self, forKey: .content)
         self.status = try container.decodeIfPresent(ReasoningItem.Status.self, forKey: .status)
     }
@@ -2835,7 +2835,7 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
         /// [More on prompt caching](/docs/guides/prompt-caching).
         public var cachedTokens: Swift.Int
         /// The number of input tokens that were written to the cache.
-        public var cacheWriteTokens: Swift.Int
+        public var cacheWriteTokens: Swift.Int?
 
         /// Creates a `InputTokensDetails`.
         ///
@@ -2844,7 +2844,7 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
         ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
         public init(
             cachedTokens: Swift.Int,
-            cacheWriteTokens: Swift.Int
+            cacheWriteTokens: Swift.Int? = nil
         ) {
             self.cachedTokens = cachedTokens
             self.cacheWriteTokens = cacheWriteTokens
@@ -2858,13 +2858,13 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
-            self.cacheWriteTokens = try container.decode(Swift.Int.self, forKey: .cacheWriteTokens)
+            self.cacheWriteTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cacheWriteTokens)
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.cachedTokens, forKey: .cachedTokens)
-            try container.encode(self.cacheWriteTokens, forKey: .cacheWriteTokens)
+            try container.encodeIfPresent(self.cacheWriteTokens, forKey: .cacheWriteTokens)
         }
     }
 
@@ -2959,7 +2959,7 @@ public struct Role: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.permissions = try container.decode([Swift.String].self, forKey: .permissions)
+        self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions) ?? []
         self.resourceType = try container.decode(Swift.String.self, forKey: .resourceType)
         self.predefinedRole = try container.decode(Swift.Bool.self, forKey: .predefinedRole)
     }
@@ -3013,7 +3013,7 @@ public struct RoleListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([AssignedRoleDetails].self, forKey: .data)
+        self.data = try container.decodeIfPresent([AssignedRoleDetails].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
     }
@@ -3037,7 +3037,7 @@ public struct RoleListResource: Codable, Hashable, Sendable {
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
 public enum StopConfiguration: Codable, Hashable, Sendable {
     case string(Swift.String)
-    case array([Swift.String])
+    case strings([Swift.String])
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
@@ -3047,7 +3047,7 @@ public enum StopConfiguration: Codable, Hashable, Sendable {
             return
         }
         if let value = try? [Swift.String](from: decoder) {
-            self = .array(value)
+            self = .strings(value)
             return
         }
         self = .unknown(try JSONValue(from: decoder))
@@ -3056,7 +3056,7 @@ public enum StopConfiguration: Codable, Hashable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
-            case .array(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
         }
     }
@@ -3323,7 +3323,7 @@ public struct ToolChoiceAllowed: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("allowed_tools", forKey: .type)
         self.mode = try container.decode(ToolChoiceAllowed.Mode.self, forKey: .mode)
-        self.tools = try container.decode([[Swift.String: JSONValue]].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([[Swift.String: JSONValue]].self, forKey: .tools) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3911,7 +3911,7 @@ public struct User: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("list", forKey: .object)
-            self.data = try container.decode([User.Projects.DataItem].self, forKey: .data)
+            self.data = try container.decodeIfPresent([User.Projects.DataItem].self, forKey: .data) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {

@@ -55,7 +55,7 @@ public typealias VectorStoreFileAttributes = [Swift.String: VectorStoreFileAttri
 public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable {
     case string(Swift.String)
     case number(Swift.Double)
-    case bool(Swift.Bool)
+    case boolean(Swift.Bool)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
@@ -69,7 +69,7 @@ public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable {
             return
         }
         if let value = try? Swift.Bool(from: decoder) {
-            self = .bool(value)
+            self = .boolean(value)
             return
         }
         self = .unknown(try JSONValue(from: decoder))
@@ -79,7 +79,7 @@ public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable {
         switch self {
             case .string(let value): try value.encode(to: encoder)
             case .number(let value): try value.encode(to: encoder)
-            case .bool(let value): try value.encode(to: encoder)
+            case .boolean(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
         }
     }
@@ -349,34 +349,56 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchActionSearch/properties/sources/items`.
     public struct Source: Codable, Hashable, Sendable {
+        /// The type of source. Always `url`.
+        public var type: WebSearchActionSearch.Source.TypeValue
         /// The URL of the source.
-        public var url: Swift.String
+        public var url: Swift.String?
 
         /// Creates a `Source`.
         ///
         /// - Parameters:
+        ///   - type: The type of source. Always `url`.
         ///   - url: The URL of the source.
         public init(
-            url: Swift.String
+            type: WebSearchActionSearch.Source.TypeValue,
+            url: Swift.String? = nil
         ) {
+            self.type = type
             self.url = url
         }
 
         enum CodingKeys: Swift.String, CodingKey {
-            case url
             case type
+            case url
         }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("url", forKey: .type)
-            self.url = try container.decode(Swift.String.self, forKey: .url)
+            self.type = try container.decode(WebSearchActionSearch.Source.TypeValue.self, forKey: .type)
+            self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("url", forKey: .type)
-            try container.encode(self.url, forKey: .url)
+            try container.encode(self.type, forKey: .type)
+            try container.encodeIfPresent(self.url, forKey: .url)
+        }
+
+        /// The type of source. Always `url`.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/WebSearchActionSearch/properties/sources/items/properties/type`.
+        public struct TypeValue: OpenEnum {
+            public var rawValue: Swift.String
+
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `url`
+            public static var url: Self { Self(rawValue: "url") }
+
+            /// `api`
+            public static var api: Self { Self(rawValue: "api") }
         }
     }
 }
@@ -748,9 +770,9 @@ public struct ModerationResultBody: Codable, Hashable, Sendable {
         try container.decodeConstant("moderation_result", forKey: .type)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.flagged = try container.decode(Swift.Bool.self, forKey: .flagged)
-        self.categories = try container.decode([Swift.String: Swift.Bool].self, forKey: .categories)
-        self.categoryScores = try container.decode([Swift.String: Swift.Double].self, forKey: .categoryScores)
-        self.categoryAppliedInputTypes = try container.decode([Swift.String: [ModerationInputType]].self, forKey: .categoryAppliedInputTypes)
+        self.categories = try container.decodeIfPresent([Swift.String: Swift.Bool].self, forKey: .categories) ?? [:]
+        self.categoryScores = try container.decodeIfPresent([Swift.String: Swift.Double].self, forKey: .categoryScores) ?? [:]
+        self.categoryAppliedInputTypes = try container.decodeIfPresent([Swift.String: [ModerationInputType]].self, forKey: .categoryAppliedInputTypes) ?? [:]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1196,7 +1218,7 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("allowlist", forKey: .type)
-        self.allowedDomains = try container.decode([Swift.String].self, forKey: .allowedDomains)
+        self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains) ?? []
         self.domainSecrets = try container.decodeIfPresent([ContainerNetworkPolicyDomainSecretParam].self, forKey: .domainSecrets)
     }
 
@@ -1622,7 +1644,7 @@ public struct TopLogProb: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
         self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decode([Swift.Int].self, forKey: .bytes)
+        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1672,8 +1694,8 @@ public struct LogProb: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
         self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decode([Swift.Int].self, forKey: .bytes)
-        self.topLogprobs = try container.decode([TopLogProb].self, forKey: .topLogprobs)
+        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
+        self.topLogprobs = try container.decodeIfPresent([TopLogProb].self, forKey: .topLogprobs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1722,8 +1744,8 @@ public struct OutputTextContent: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("output_text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decode([Annotation].self, forKey: .annotations)
-        self.logprobs = try container.decode([LogProb].self, forKey: .logprobs)
+        self.annotations = try container.decodeIfPresent([Annotation].self, forKey: .annotations) ?? []
+        self.logprobs = try container.decodeIfPresent([LogProb].self, forKey: .logprobs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2167,7 +2189,7 @@ public struct Message: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.status = try container.decode(MessageStatus.self, forKey: .status)
         self.role = try container.decode(MessageRole.self, forKey: .role)
-        self.content = try container.decode([Message.ContentItem].self, forKey: .content)
+        self.content = try container.decodeIfPresent([Message.ContentItem].self, forKey: .content) ?? []
         self.phase = try container.decodeIfPresent(MessagePhase2.self, forKey: .phase)
     }
 
@@ -2668,7 +2690,7 @@ public struct DragParam: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("drag", forKey: .type)
-        self.path = try container.decode([CoordParam].self, forKey: .path)
+        self.path = try container.decodeIfPresent([CoordParam].self, forKey: .path) ?? []
         self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
     }
 
@@ -2705,7 +2727,7 @@ public struct KeyPressAction: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("keypress", forKey: .type)
-        self.keys = try container.decode([Swift.String].self, forKey: .keys)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3328,7 +3350,7 @@ public struct FileSearchTool: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_search", forKey: .type)
-        self.vectorStoreIDs = try container.decode([Swift.String].self, forKey: .vectorStoreIDs)
+        self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs) ?? []
         self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
         self.rankingOptions = try container.decodeIfPresent(RankingOptions.self, forKey: .rankingOptions)
         self.filters = try container.decodeIfPresent(Filters.self, forKey: .filters)

@@ -262,7 +262,7 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
         try container.decodeConstant("namespace", forKey: .type)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.tools = try container.decode([NamespaceToolParam.ToolValue].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([NamespaceToolParam.ToolValue].self, forKey: .tools) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -602,7 +602,7 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
         self.execution = try container.decode(ToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decode([Tool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
         self.status = try container.decode(FunctionCallOutputStatusEnum.self, forKey: .status)
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
@@ -656,7 +656,7 @@ public struct AdditionalTools: Codable, Hashable, Sendable {
         try container.decodeConstant("additional_tools", forKey: .type)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.role = try container.decode(MessageRole.self, forKey: .role)
-        self.tools = try container.decode([Tool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -964,10 +964,10 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("exec", forKey: .type)
-        self.command = try container.decode([Swift.String].self, forKey: .command)
+        self.command = try container.decodeIfPresent([Swift.String].self, forKey: .command) ?? []
         self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
         self.workingDirectory = try container.decodeIfPresent(Swift.String.self, forKey: .workingDirectory)
-        self.env = try container.decode([Swift.String: Swift.String].self, forKey: .env)
+        self.env = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .env) ?? [:]
         self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
     }
 
@@ -1014,7 +1014,7 @@ public struct FunctionShellAction: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decode([Swift.String].self, forKey: .commands)
+        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
         self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
         self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
     }
@@ -1442,7 +1442,7 @@ public struct FunctionShellCallOutput: Codable, Hashable, Sendable {
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
         self.caller = try container.decodeIfPresent(ToolCallCaller.self, forKey: .caller)
         self.status = try container.decode(FunctionShellCallOutputStatusEnum.self, forKey: .status)
-        self.output = try container.decode([FunctionShellCallOutputContent].self, forKey: .output)
+        self.output = try container.decodeIfPresent([FunctionShellCallOutputContent].self, forKey: .output) ?? []
         self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
@@ -2303,7 +2303,7 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
         /// A JSON string of the output of the function tool call.
         case string(Swift.String)
         /// An array of content outputs (text, image, file) for the function tool call.
-        case array([FunctionCallOutputItemParam.Output.ArrayItem])
+        case values([FunctionCallOutputItemParam.Output.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -2312,8 +2312,8 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
                 self = .string(value)
                 return
             }
-            if let value = try? [FunctionCallOutputItemParam.Output.ArrayItem](from: decoder) {
-                self = .array(value)
+            if let value = try? [FunctionCallOutputItemParam.Output.Value](from: decoder) {
+                self = .values(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -2322,7 +2322,7 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .values(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -2332,7 +2332,7 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output/oneOf/1/items`.
-        public enum ArrayItem: Codable, Hashable, Sendable {
+        public enum Value: Codable, Hashable, Sendable {
             /// A text input to the model. (type: `input_text`)
             case inputText(InputTextContentParam)
             /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
@@ -2476,7 +2476,7 @@ public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable {
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
         self.execution = try container.decodeIfPresent(ToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decode([Tool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
         self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
     }
 
@@ -2522,7 +2522,7 @@ public struct AdditionalToolsItemParam: Codable, Hashable, Sendable {
         try container.decodeConstant("additional_tools", forKey: .type)
         try container.decodeConstant("developer", forKey: .role)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.tools = try container.decode([Tool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2609,7 +2609,7 @@ public struct FunctionShellActionParam: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decode([Swift.String].self, forKey: .commands)
+        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
         self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
         self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
     }
@@ -2939,7 +2939,7 @@ public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
         self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode([FunctionShellCallOutputContentParam].self, forKey: .output)
+        self.output = try container.decodeIfPresent([FunctionShellCallOutputContentParam].self, forKey: .output) ?? []
         self.status = try container.decodeIfPresent(FunctionShellCallItemStatus.self, forKey: .status)
         self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
     }

@@ -49,7 +49,7 @@ public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("allowed_tools", forKey: .type)
         self.mode = try container.decode(BetaToolChoiceAllowed.Mode.self, forKey: .mode)
-        self.tools = try container.decode([[Swift.String: JSONValue]].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([[Swift.String: JSONValue]].self, forKey: .tools) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1028,7 +1028,7 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
         try container.decodeConstant("namespace", forKey: .type)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.tools = try container.decode([BetaNamespaceToolParam.ToolValue].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([BetaNamespaceToolParam.ToolValue].self, forKey: .tools) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1794,7 +1794,7 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Senda
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("allowlist", forKey: .type)
-        self.allowedDomains = try container.decode([Swift.String].self, forKey: .allowedDomains)
+        self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains) ?? []
         self.domainSecrets = try container.decodeIfPresent([BetaContainerNetworkPolicyDomainSecretParam].self, forKey: .domainSecrets)
     }
 
@@ -3104,7 +3104,7 @@ public struct BetaFileSearchTool: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_search", forKey: .type)
-        self.vectorStoreIDs = try container.decode([Swift.String].self, forKey: .vectorStoreIDs)
+        self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs) ?? []
         self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
         self.rankingOptions = try container.decodeIfPresent(BetaRankingOptions.self, forKey: .rankingOptions)
         self.filters = try container.decodeIfPresent(BetaFilters.self, forKey: .filters)
@@ -3181,7 +3181,7 @@ public struct BetaCompoundFilter: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(BetaCompoundFilter.TypeValue.self, forKey: .type)
-        self.filters = try container.decode([BetaCompoundFilter.Filter].self, forKey: .filters)
+        self.filters = try container.decodeIfPresent([BetaCompoundFilter.Filter].self, forKey: .filters) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3345,8 +3345,8 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
     public enum Value: Codable, Hashable, Sendable {
         case string(Swift.String)
         case number(Swift.Double)
-        case bool(Swift.Bool)
-        case array([BetaComparisonFilter.Value.ArrayItem])
+        case boolean(Swift.Bool)
+        case values([BetaComparisonFilter.Value.ValueValue])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -3360,11 +3360,11 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? Swift.Bool(from: decoder) {
-                self = .bool(value)
+                self = .boolean(value)
                 return
             }
-            if let value = try? [BetaComparisonFilter.Value.ArrayItem](from: decoder) {
-                self = .array(value)
+            if let value = try? [BetaComparisonFilter.Value.ValueValue](from: decoder) {
+                self = .values(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -3374,8 +3374,8 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
                 case .number(let value): try value.encode(to: encoder)
-                case .bool(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .boolean(let value): try value.encode(to: encoder)
+                case .values(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -3383,7 +3383,7 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value/oneOf/3/items`.
-        public enum ArrayItem: Codable, Hashable, Sendable {
+        public enum ValueValue: Codable, Hashable, Sendable {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.

@@ -1290,7 +1290,7 @@ public struct BetaMCPListTools: Codable, Hashable, Sendable {
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.tools = try container.decode([BetaMCPListToolsTool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([BetaMCPListToolsTool].self, forKey: .tools) ?? []
         self.error = try container.decodeIfPresent(Swift.String.self, forKey: .error)
     }
 
@@ -1346,7 +1346,7 @@ public struct BetaMCPListToolsTool: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.inputSchema = try container.decode([Swift.String: JSONValue].self, forKey: .inputSchema)
+        self.inputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .inputSchema) ?? [:]
         self.annotations = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .annotations)
     }
 
@@ -1755,7 +1755,7 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable 
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
         self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode([BetaFunctionShellCallOutputContentParam].self, forKey: .output)
+        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContentParam].self, forKey: .output) ?? []
         self.status = try container.decodeIfPresent(BetaFunctionShellCallItemStatus.self, forKey: .status)
         self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
     }
@@ -2076,7 +2076,7 @@ public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decode([Swift.String].self, forKey: .commands)
+        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
         self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
         self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
     }
@@ -2300,10 +2300,10 @@ public struct BetaLocalShellExecAction: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("exec", forKey: .type)
-        self.command = try container.decode([Swift.String].self, forKey: .command)
+        self.command = try container.decodeIfPresent([Swift.String].self, forKey: .command) ?? []
         self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
         self.workingDirectory = try container.decodeIfPresent(Swift.String.self, forKey: .workingDirectory)
-        self.env = try container.decode([Swift.String: Swift.String].self, forKey: .env)
+        self.env = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .env) ?? [:]
         self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
     }
 
@@ -2709,7 +2709,7 @@ public struct BetaReasoningItem: Codable, Hashable, Sendable {
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.encryptedContent = try container.decodeIfPresent(Swift.String.self, forKey: .encryptedContent)
-        self.summary = try container.decode([BetaSummaryTextContent].self, forKey: .summary)
+        self.summary = try container.decodeIfPresent([BetaSummaryTextContent].self, forKey: .summary) ?? []
         self.content = try container.decodeIfPresent([BetaReasoningTextContent].self, forKey: .content)
         self.status = try container.decodeIfPresent(BetaReasoningItem.Status.self, forKey: .status)
     }
@@ -2854,7 +2854,7 @@ public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable {
         try container.decodeConstant("developer", forKey: .role)
         self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.tools = try container.decode([BetaTool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2920,7 +2920,7 @@ public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable {
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
         self.execution = try container.decodeIfPresent(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decode([BetaTool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
         self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
     }
 
@@ -3072,7 +3072,7 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable {
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
         self.action = try container.decode(BetaMultiAgentAction1.self, forKey: .action)
-        self.output = try container.decode([BetaOutputTextContentParam].self, forKey: .output)
+        self.output = try container.decodeIfPresent([BetaOutputTextContentParam].self, forKey: .output) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3475,7 +3475,7 @@ public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable {
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         self.author = try container.decode(Swift.String.self, forKey: .author)
         self.recipient = try container.decode(Swift.String.self, forKey: .recipient)
-        self.content = try container.decode([BetaAgentMessageItemParam.ContentItem].self, forKey: .content)
+        self.content = try container.decodeIfPresent([BetaAgentMessageItemParam.ContentItem].self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3795,7 +3795,7 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
         /// A JSON string of the output of the function tool call.
         case string(Swift.String)
         /// An array of content outputs (text, image, file) for the function tool call.
-        case array([BetaFunctionCallOutputItemParam.Output.ArrayItem])
+        case values([BetaFunctionCallOutputItemParam.Output.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -3804,8 +3804,8 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
                 self = .string(value)
                 return
             }
-            if let value = try? [BetaFunctionCallOutputItemParam.Output.ArrayItem](from: decoder) {
-                self = .array(value)
+            if let value = try? [BetaFunctionCallOutputItemParam.Output.Value](from: decoder) {
+                self = .values(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -3814,7 +3814,7 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .values(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -3824,7 +3824,7 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output/oneOf/1/items`.
-        public enum ArrayItem: Codable, Hashable, Sendable {
+        public enum Value: Codable, Hashable, Sendable {
             /// A text input to the model. (type: `input_text`)
             case inputText(BetaInputTextContentParam)
             /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)

@@ -376,34 +376,56 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items`.
     public struct Source: Codable, Hashable, Sendable {
+        /// The type of source. Always `url`.
+        public var type: BetaWebSearchActionSearch.Source.TypeValue
         /// The URL of the source.
-        public var url: Swift.String
+        public var url: Swift.String?
 
         /// Creates a `Source`.
         ///
         /// - Parameters:
+        ///   - type: The type of source. Always `url`.
         ///   - url: The URL of the source.
         public init(
-            url: Swift.String
+            type: BetaWebSearchActionSearch.Source.TypeValue,
+            url: Swift.String? = nil
         ) {
+            self.type = type
             self.url = url
         }
 
         enum CodingKeys: Swift.String, CodingKey {
-            case url
             case type
+            case url
         }
 
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("url", forKey: .type)
-            self.url = try container.decode(Swift.String.self, forKey: .url)
+            self.type = try container.decode(BetaWebSearchActionSearch.Source.TypeValue.self, forKey: .type)
+            self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("url", forKey: .type)
-            try container.encode(self.url, forKey: .url)
+            try container.encode(self.type, forKey: .type)
+            try container.encodeIfPresent(self.url, forKey: .url)
+        }
+
+        /// The type of source. Always `url`.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items/properties/type`.
+        public struct TypeValue: OpenEnum {
+            public var rawValue: Swift.String
+
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `url`
+            public static var url: Self { Self(rawValue: "url") }
+
+            /// `api`
+            public static var api: Self { Self(rawValue: "api") }
         }
     }
 }
@@ -636,7 +658,7 @@ public struct BetaComputerToolCall: Codable, Hashable, Sendable {
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
         self.action = try container.decodeIfPresent(BetaComputerAction.self, forKey: .action)
         self.actions = try container.decodeIfPresent(BetaComputerActionList.self, forKey: .actions)
-        self.pendingSafetyChecks = try container.decode([BetaComputerCallSafetyCheckParam].self, forKey: .pendingSafetyChecks)
+        self.pendingSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .pendingSafetyChecks) ?? []
         self.status = try container.decode(BetaComputerToolCall.Status.self, forKey: .status)
     }
 
@@ -968,7 +990,7 @@ public struct BetaKeyPressAction: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("keypress", forKey: .type)
-        self.keys = try container.decode([Swift.String].self, forKey: .keys)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1014,7 +1036,7 @@ public struct BetaDragParam: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("drag", forKey: .type)
-        self.path = try container.decode([BetaCoordParam].self, forKey: .path)
+        self.path = try container.decodeIfPresent([BetaCoordParam].self, forKey: .path) ?? []
         self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
     }
 
@@ -1251,7 +1273,7 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.status = try container.decode(BetaFileSearchToolCall.Status.self, forKey: .status)
-        self.queries = try container.decode([Swift.String].self, forKey: .queries)
+        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries) ?? []
         self.results = try container.decodeIfPresent([BetaFileSearchToolCall.ResultValue].self, forKey: .results)
     }
 
@@ -1363,7 +1385,7 @@ public typealias BetaVectorStoreFileAttributes = [Swift.String: BetaVectorStoreF
 public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable {
     case string(Swift.String)
     case number(Swift.Double)
-    case bool(Swift.Bool)
+    case boolean(Swift.Bool)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
@@ -1377,7 +1399,7 @@ public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable {
             return
         }
         if let value = try? Swift.Bool(from: decoder) {
-            self = .bool(value)
+            self = .boolean(value)
             return
         }
         self = .unknown(try JSONValue(from: decoder))
@@ -1387,7 +1409,7 @@ public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable {
         switch self {
             case .string(let value): try value.encode(to: encoder)
             case .number(let value): try value.encode(to: encoder)
-            case .bool(let value): try value.encode(to: encoder)
+            case .boolean(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
         }
     }
@@ -1446,7 +1468,7 @@ public struct BetaOutputMessage: Codable, Hashable, Sendable {
         try container.decodeConstant("assistant", forKey: .role)
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
         self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.content = try container.decode([BetaOutputMessageContent].self, forKey: .content)
+        self.content = try container.decodeIfPresent([BetaOutputMessageContent].self, forKey: .content) ?? []
         self.phase = try container.decodeIfPresent(BetaMessagePhase.self, forKey: .phase)
         self.status = try container.decode(BetaOutputMessage.Status.self, forKey: .status)
     }
@@ -1606,8 +1628,8 @@ public struct BetaOutputTextContent: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("output_text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decode([BetaAnnotation].self, forKey: .annotations)
-        self.logprobs = try container.decode([BetaLogProb].self, forKey: .logprobs)
+        self.annotations = try container.decodeIfPresent([BetaAnnotation].self, forKey: .annotations) ?? []
+        self.logprobs = try container.decodeIfPresent([BetaLogProb].self, forKey: .logprobs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1658,8 +1680,8 @@ public struct BetaLogProb: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
         self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decode([Swift.Int].self, forKey: .bytes)
-        self.topLogprobs = try container.decode([BetaTopLogProb].self, forKey: .topLogprobs)
+        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
+        self.topLogprobs = try container.decodeIfPresent([BetaTopLogProb].self, forKey: .topLogprobs) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1705,7 +1727,7 @@ public struct BetaTopLogProb: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
         self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decode([Swift.Int].self, forKey: .bytes)
+        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -2029,7 +2051,7 @@ public struct BetaInputMessage: Codable, Hashable, Sendable {
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
         self.role = try container.decode(BetaInputMessage.RoleValue.self, forKey: .role)
         self.status = try container.decodeIfPresent(BetaInputMessage.Status.self, forKey: .status)
-        self.content = try container.decode(BetaInputMessageContentList.self, forKey: .content)
+        self.content = try container.decodeIfPresent(BetaInputMessageContentList.self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -3399,7 +3421,7 @@ public struct BetaFunctionShellCallOutput: Codable, Hashable, Sendable {
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
         self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
         self.status = try container.decode(BetaFunctionShellCallOutputStatusEnum.self, forKey: .status)
-        self.output = try container.decode([BetaFunctionShellCallOutputContent].self, forKey: .output)
+        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContent].self, forKey: .output) ?? []
         self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
@@ -3810,7 +3832,7 @@ public struct BetaFunctionShellAction: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decode([Swift.String].self, forKey: .commands)
+        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
         self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
         self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
     }

@@ -112,7 +112,7 @@ public struct BetaAdditionalTools: Codable, Hashable, Sendable {
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.role = try container.decode(BetaMessageRole.self, forKey: .role)
-        self.tools = try container.decode([BetaTool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -220,7 +220,7 @@ public struct BetaToolSearchOutput: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
         self.execution = try container.decode(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decode([BetaTool].self, forKey: .tools)
+        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
         self.status = try container.decode(BetaFunctionCallOutputStatusEnum.self, forKey: .status)
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
@@ -369,7 +369,7 @@ public struct BetaMultiAgentCallOutput: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
         self.action = try container.decode(BetaMultiAgentAction.self, forKey: .action)
-        self.output = try container.decode([BetaOutputTextContent].self, forKey: .output)
+        self.output = try container.decodeIfPresent([BetaOutputTextContent].self, forKey: .output) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -526,7 +526,7 @@ public struct BetaAgentMessage: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.author = try container.decode(Swift.String.self, forKey: .author)
         self.recipient = try container.decode(Swift.String.self, forKey: .recipient)
-        self.content = try container.decode([BetaAgentMessage.ContentItem].self, forKey: .content)
+        self.content = try container.decodeIfPresent([BetaAgentMessage.ContentItem].self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1159,7 +1159,7 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
         /// [More on prompt caching](/docs/guides/prompt-caching).
         public var cachedTokens: Swift.Int
         /// The number of input tokens that were written to the cache.
-        public var cacheWriteTokens: Swift.Int
+        public var cacheWriteTokens: Swift.Int?
 
         /// Creates a `InputTokensDetails`.
         ///
@@ -1168,7 +1168,7 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
         ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
         public init(
             cachedTokens: Swift.Int,
-            cacheWriteTokens: Swift.Int
+            cacheWriteTokens: Swift.Int? = nil
         ) {
             self.cachedTokens = cachedTokens
             self.cacheWriteTokens = cacheWriteTokens
@@ -1182,13 +1182,13 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
-            self.cacheWriteTokens = try container.decode(Swift.Int.self, forKey: .cacheWriteTokens)
+            self.cacheWriteTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cacheWriteTokens)
         }
 
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.cachedTokens, forKey: .cachedTokens)
-            try container.encode(self.cacheWriteTokens, forKey: .cacheWriteTokens)
+            try container.encodeIfPresent(self.cacheWriteTokens, forKey: .cacheWriteTokens)
         }
     }
 

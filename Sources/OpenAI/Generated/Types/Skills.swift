@@ -115,7 +115,7 @@ public struct SkillListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([SkillResource].self, forKey: .data)
+        self.data = try container.decodeIfPresent([SkillResource].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -170,7 +170,7 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
     /// - Remark: Generated from `#/components/schemas/CreateSkillBody/properties/files`.
     public enum Files: Codable, Hashable, Sendable {
         /// Skill files to upload (directory upload) or a single zip file.
-        case array([Foundation.Data])
+        case strings([Foundation.Data])
         /// Skill zip file to upload.
         case string(Foundation.Data)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -178,7 +178,7 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
 
         public init(from decoder: any Decoder) throws {
             if let value = try? [Foundation.Data](from: decoder) {
-                self = .array(value)
+                self = .strings(value)
                 return
             }
             if let value = try? Foundation.Data(from: decoder) {
@@ -190,7 +190,7 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .array(let value): try value.encode(to: encoder)
+                case .strings(let value): try value.encode(to: encoder)
                 case .string(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -381,7 +381,7 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([SkillVersionResource].self, forKey: .data)
+        self.data = try container.decodeIfPresent([SkillVersionResource].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -445,7 +445,7 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
     /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody/properties/files`.
     public enum Files: Codable, Hashable, Sendable {
         /// Skill files to upload (directory upload) or a single zip file.
-        case array([Foundation.Data])
+        case strings([Foundation.Data])
         /// Skill zip file to upload.
         case string(Foundation.Data)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -453,7 +453,7 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
 
         public init(from decoder: any Decoder) throws {
             if let value = try? [Foundation.Data](from: decoder) {
-                self = .array(value)
+                self = .strings(value)
                 return
             }
             if let value = try? Foundation.Data(from: decoder) {
@@ -465,7 +465,7 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .array(let value): try value.encode(to: encoder)
+                case .strings(let value): try value.encode(to: encoder)
                 case .string(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }

@@ -192,7 +192,7 @@ public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([OrganizationSpendAlert].self, forKey: .data)
+        self.data = try container.decodeIfPresent([OrganizationSpendAlert].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -351,7 +351,7 @@ public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decode([ProjectSpendAlert].self, forKey: .data)
+        self.data = try container.decodeIfPresent([ProjectSpendAlert].self, forKey: .data) ?? []
         self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -398,7 +398,7 @@ public struct SpendAlertNotificationChannel: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("email", forKey: .type)
-        self.recipients = try container.decode([Swift.String].self, forKey: .recipients)
+        self.recipients = try container.decodeIfPresent([Swift.String].self, forKey: .recipients) ?? []
         self.subjectPrefix = try container.decodeIfPresent(Swift.String.self, forKey: .subjectPrefix)
     }
 

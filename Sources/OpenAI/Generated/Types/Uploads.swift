@@ -64,7 +64,7 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.partIDs = try container.decode([Swift.String].self, forKey: .partIDs)
+        self.partIDs = try container.decodeIfPresent([Swift.String].self, forKey: .partIDs) ?? []
         self.md5 = try container.decodeIfPresent(Swift.String.self, forKey: .md5)
     }
 

@@ -844,7 +844,7 @@ public struct UsageResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("page", forKey: .object)
-        self.data = try container.decode([UsageTimeBucket].self, forKey: .data)
+        self.data = try container.decodeIfPresent([UsageTimeBucket].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.nextPage = try container.decodeIfPresent(Swift.String.self, forKey: .nextPage)
     }
@@ -892,7 +892,7 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
         try container.decodeConstant("bucket", forKey: .object)
         self.startTime = try container.decode(Swift.Int.self, forKey: .startTime)
         self.endTime = try container.decode(Swift.Int.self, forKey: .endTime)
-        self.results = try container.decode([UsageTimeBucket.ResultValue].self, forKey: .results)
+        self.results = try container.decodeIfPresent([UsageTimeBucket.ResultValue].self, forKey: .results) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -378,7 +378,7 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decode([VectorStoreFileObject].self, forKey: .data)
+        self.data = try container.decodeIfPresent([VectorStoreFileObject].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -435,7 +435,7 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decode([VectorStoreObject].self, forKey: .data)
+        self.data = try container.decodeIfPresent([VectorStoreObject].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
@@ -729,6 +729,8 @@ public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable {
 public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
+    /// The object type, which is always `vector_store.file_batch`.
+    public var object: VectorStoreFileBatchObject.Object
     /// The Unix timestamp (in seconds) for when the vector store files batch was created.
     public var createdAt: Swift.Int
     /// The ID of the [vector store](/docs/api-reference/vector-stores/object) that the [File](/docs/api-reference/files) is attached to.
@@ -741,18 +743,21 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - object: The object type, which is always `vector_store.file_batch`.
     ///   - createdAt: The Unix timestamp (in seconds) for when the vector store files batch was created.
     ///   - vectorStoreID: The ID of the [vector store](/docs/api-reference/vector-stores/object) that the [File](/docs/api-reference/files) is attached to.
     ///   - status: The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
     ///   - fileCounts: The `file_counts` member.
     public init(
         id: Swift.String,
+        object: VectorStoreFileBatchObject.Object,
         createdAt: Swift.Int,
         vectorStoreID: Swift.String,
         status: VectorStoreFileBatchObject.Status,
         fileCounts: VectorStoreFileBatchObject.FileCounts
     ) {
         self.id = id
+        self.object = object
         self.createdAt = createdAt
         self.vectorStoreID = vectorStoreID
         self.status = status
@@ -761,17 +766,17 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
 
     enum CodingKeys: Swift.String, CodingKey {
         case id
+        case object
         case createdAt = "created_at"
         case vectorStoreID = "vector_store_id"
         case status
         case fileCounts = "file_counts"
-        case object
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("vector_store.files_batch", forKey: .object)
         self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.object = try container.decode(VectorStoreFileBatchObject.Object.self, forKey: .object)
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.vectorStoreID = try container.decode(Swift.String.self, forKey: .vectorStoreID)
         self.status = try container.decode(VectorStoreFileBatchObject.Status.self, forKey: .status)
@@ -780,12 +785,29 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("vector_store.files_batch", forKey: .object)
         try container.encode(self.id, forKey: .id)
+        try container.encode(self.object, forKey: .object)
         try container.encode(self.createdAt, forKey: .createdAt)
         try container.encode(self.vectorStoreID, forKey: .vectorStoreID)
         try container.encode(self.status, forKey: .status)
         try container.encode(self.fileCounts, forKey: .fileCounts)
+    }
+
+    /// The object type, which is always `vector_store.file_batch`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/object`.
+    public struct Object: OpenEnum {
+        public var rawValue: Swift.String
+
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `vector_store.file_batch`
+        public static var vectorStoreFileBatch: Self { Self(rawValue: "vector_store.file_batch") }
+
+        /// `vector_store.files_batch`
+        public static var vectorStoreFilesBatch: Self { Self(rawValue: "vector_store.files_batch") }
     }
 
     /// The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
@@ -910,7 +932,7 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("vector_store.file_content.page", forKey: .object)
-        self.data = try container.decode([VectorStoreFileContentResponse.DataItem].self, forKey: .data)
+        self.data = try container.decodeIfPresent([VectorStoreFileContentResponse.DataItem].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.nextPage = try container.decodeIfPresent(Swift.String.self, forKey: .nextPage)
     }
@@ -1176,7 +1198,7 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
     /// The Unix timestamp (in seconds) for when the vector store was created.
     public var createdAt: Swift.Int
     /// The name of the vector store.
-    public var name: Swift.String
+    public var name: Swift.String?
     /// The total number of bytes used by the files in the vector store.
     public var usageBytes: Swift.Int
     public var fileCounts: VectorStoreObject.FileCounts
@@ -1204,7 +1226,7 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
-        name: Swift.String,
+        name: Swift.String? = nil,
         usageBytes: Swift.Int,
         fileCounts: VectorStoreObject.FileCounts,
         status: VectorStoreObject.Status,
@@ -1244,7 +1266,7 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
         try container.decodeConstant("vector_store", forKey: .object)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         self.usageBytes = try container.decode(Swift.Int.self, forKey: .usageBytes)
         self.fileCounts = try container.decode(VectorStoreObject.FileCounts.self, forKey: .fileCounts)
         self.status = try container.decode(VectorStoreObject.Status.self, forKey: .status)
@@ -1420,7 +1442,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/query`.
     public enum Query: Codable, Hashable, Sendable {
         case string(Swift.String)
-        case array([Swift.String])
+        case strings([Swift.String])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -1430,7 +1452,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
                 return
             }
             if let value = try? [Swift.String](from: decoder) {
-                self = .array(value)
+                self = .strings(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -1439,7 +1461,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
-                case .array(let value): try value.encode(to: encoder)
+                case .strings(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -1619,7 +1641,7 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
         self.filename = try container.decode(Swift.String.self, forKey: .filename)
         self.score = try container.decode(Swift.Double.self, forKey: .score)
         self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
-        self.content = try container.decode([VectorStoreSearchResultContentObject].self, forKey: .content)
+        self.content = try container.decodeIfPresent([VectorStoreSearchResultContentObject].self, forKey: .content) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -1671,8 +1693,8 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("vector_store.search_results.page", forKey: .object)
-        self.searchQuery = try container.decode([Swift.String].self, forKey: .searchQuery)
-        self.data = try container.decode([VectorStoreSearchResultItem].self, forKey: .data)
+        self.searchQuery = try container.decodeIfPresent([Swift.String].self, forKey: .searchQuery) ?? []
+        self.data = try container.decodeIfPresent([VectorStoreSearchResultItem].self, forKey: .data) ?? []
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
         self.nextPage = try container.decodeIfPresent(Swift.String.self, forKey: .nextPage)
     }

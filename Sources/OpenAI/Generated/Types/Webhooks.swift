@@ -949,7 +949,7 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.sessionID = try container.decode(Swift.String.self, forKey: .sessionID)
-            self.sipHeaders = try container.decode([WebhookLiveCallIncoming.DataValue.SIPHeader].self, forKey: .sipHeaders)
+            self.sipHeaders = try container.decodeIfPresent([WebhookLiveCallIncoming.DataValue.SIPHeader].self, forKey: .sipHeaders) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -1086,7 +1086,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.callID = try container.decode(Swift.String.self, forKey: .callID)
-            self.sipHeaders = try container.decode([WebhookRealtimeCallIncoming.DataValue.SIPHeader].self, forKey: .sipHeaders)
+            self.sipHeaders = try container.decodeIfPresent([WebhookRealtimeCallIncoming.DataValue.SIPHeader].self, forKey: .sipHeaders) ?? []
         }
 
         public func encode(to encoder: any Encoder) throws {

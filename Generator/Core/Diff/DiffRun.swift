@@ -1,0 +1,315 @@
+import OpenAPI
+
+/// One comparison of two translated specs; collects ``DiffFinding``s.
+struct DiffRun {
+    let old: TranslatedSpec
+    let new: TranslatedSpec
+    let oldIndex: SwiftNameIndex
+    let newIndex: SwiftNameIndex
+    var findings: [DiffFinding] = []
+    /// Old component name → new name, for schemas renamed with the same shape.
+    var renames: [String: String] = [:]
+
+    init(old: TranslatedSpec, new: TranslatedSpec) {
+        self.old = old
+        self.new = new
+        oldIndex = SwiftNameIndex(model: old.model, document: old.document)
+        newIndex = SwiftNameIndex(model: new.model, document: new.document)
+    }
+
+    mutating func run() {
+        let oldUsage = SchemaUsage.directions(of: old.document)
+        let newUsage = SchemaUsage.directions(of: new.document)
+        detectRenames(oldUsage: oldUsage, newUsage: newUsage)
+        var comparator = SchemaComparator(old: old.document, new: new.document, renames: renames)
+
+        // Component schemas present in both.
+        for (name, schemaA) in old.document.schemas {
+            guard let schemaB = new.document.schema(named: name) else { continue }
+            let directions = (oldUsage[name] ?? []).union(newUsage[name] ?? [])
+            if schemaA.deprecated != schemaB.deprecated, schemaB.deprecated {
+                add("schema-deprecated", schemaB.location.pointer, .new, "schema \(name) became deprecated", directions)
+            }
+            comparator.compare(schemaA, schemaB, directions)
+        }
+        compareOperations(&comparator)
+        compareWebhooks(&comparator)
+        findings += comparator.findings
+        compareSwiftNames()
+    }
+
+    private mutating func add(
+        _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String, _ directions: UsageDirections,
+        swiftDeclaration: String? = nil
+    ) {
+        findings.append(
+            DiffFinding(
+                kind: kind, pointer: pointer, side: side, message: message, directions: directions,
+                swiftDeclaration: swiftDeclaration))
+    }
+
+    // MARK: Components
+
+    /// A removed schema whose shape equals an added one's is a rename; trivial shapes (a bare
+    /// string) are never taken as renames.
+    private mutating func detectRenames(oldUsage: [String: UsageDirections], newUsage: [String: UsageDirections]) {
+        let oldNames = Set(old.document.schemas.map(\.name))
+        let newNames = Set(new.document.schemas.map(\.name))
+        var fingerprinter = ShapeFingerprinter()
+        var addedByShape: [String: [String]] = [:]
+        for (name, schema) in new.document.schemas where !oldNames.contains(name) {
+            addedByShape[fingerprinter.fingerprint(schema), default: []].append(name)
+        }
+        var renamedTo: Set<String> = []
+        for (name, schema) in old.document.schemas where !newNames.contains(name) {
+            let shape = fingerprinter.fingerprint(schema)
+            let meaningful = ["p{", "e:", "u[", "&["].contains { shape.contains($0) }
+            if meaningful, let candidates = addedByShape[shape], let target = candidates.first(where: { !renamedTo.contains($0) }) {
+                renamedTo.insert(target)
+                renames[name] = target
+                let from = oldIndex.components[name] ?? name
+                let to = newIndex.components[target] ?? target
+                add(
+                    "schema-renamed", new.document.schema(named: target)!.location.pointer, .new,
+                    "schema \(name) renamed to \(target) (same shape)", newUsage[target] ?? [],
+                    swiftDeclaration: from == to ? to : "\(from) → \(to)")
+            } else {
+                add("schema-removed", schema.location.pointer, .old, "schema \(name) removed", oldUsage[name] ?? [])
+            }
+        }
+        for (name, schema) in new.document.schemas where !oldNames.contains(name) && !renamedTo.contains(name) {
+            add("schema-added", schema.location.pointer, .new, "schema \(name) added", newUsage[name] ?? [])
+        }
+    }
+
+    // MARK: Operations
+
+    private mutating func compareOperations(_ comparator: inout SchemaComparator) {
+        let oldByKey = Dictionary(
+            old.document.operations.map { (SwiftNameIndex.operationKey($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let newKeys = Set(new.document.operations.map(SwiftNameIndex.operationKey))
+        for operation in old.document.operations where !newKeys.contains(SwiftNameIndex.operationKey(operation)) {
+            add(
+                "operation-removed", operation.location.pointer, .old,
+                "\(operation.method.uppercased()) \(operation.path) removed", .request)
+        }
+        for b in new.document.operations {
+            let title = "\(b.method.uppercased()) \(b.path)"
+            guard let a = oldByKey[SwiftNameIndex.operationKey(b)] else {
+                add("operation-added", b.location.pointer, .new, "\(title) added", .request)
+                continue
+            }
+            if a.deprecated != b.deprecated {
+                add(
+                    b.deprecated ? "operation-deprecated" : "operation-undeprecated", b.location.pointer, .new,
+                    "\(title) \(b.deprecated ? "became deprecated" : "is no longer deprecated")", .request)
+            }
+            compareParameters(a, b, &comparator)
+            compareRequestBodies(a, b, &comparator)
+            compareResponses(a, b, &comparator)
+        }
+    }
+
+    private mutating func compareParameters(_ a: Operation, _ b: Operation, _ comparator: inout SchemaComparator) {
+        // Path parameters are matched by position (renaming `{id}` is no change), others by name.
+        func keyed(_ parameters: [Parameter]) -> [(String, Parameter)] {
+            var pathIndex = 0
+            return parameters.map { parameter in
+                if parameter.location == .path {
+                    pathIndex += 1
+                    return ("path#\(pathIndex)", parameter)
+                }
+                return ("\(parameter.location.rawValue):\(parameter.name)", parameter)
+            }
+        }
+        let before = keyed(a.parameters)
+        let after = keyed(b.parameters)
+        let afterByKey = Dictionary(after, uniquingKeysWith: { first, _ in first })
+        let beforeKeys = Set(before.map(\.0))
+        for (key, parameter) in before {
+            guard let newParameter = afterByKey[key] else {
+                add(
+                    "parameter-removed", parameter.source.pointer, .old,
+                    "\(parameter.location.rawValue) parameter `\(parameter.name)` removed", .request)
+                continue
+            }
+            if parameter.required != newParameter.required {
+                add(
+                    newParameter.required ? "parameter-became-required" : "parameter-became-optional",
+                    newParameter.source.pointer, .new,
+                    "parameter `\(newParameter.name)` became \(newParameter.required ? "required" : "optional")", .request)
+            }
+            comparator.compare(parameter.schema, newParameter.schema, .request, required: (parameter.required, newParameter.required))
+        }
+        for (key, parameter) in after where !beforeKeys.contains(key) {
+            add(
+                parameter.required ? "required-parameter-added" : "parameter-added", parameter.source.pointer, .new,
+                "\(parameter.required ? "required " : "")\(parameter.location.rawValue) parameter `\(parameter.name)` added",
+                .request)
+        }
+    }
+
+    private mutating func compareRequestBodies(_ a: Operation, _ b: Operation, _ comparator: inout SchemaComparator) {
+        let pointerA = a.location.pointer + "/requestBody"
+        let pointerB = b.location.pointer + "/requestBody"
+        switch (a.requestBody, b.requestBody) {
+        case (nil, nil):
+            return
+        case (.some, nil):
+            add("request-body-removed", pointerA, .old, "the request body was removed", .request)
+        case (nil, .some):
+            add("request-body-added", pointerB, .new, "a request body was added", .request)
+        case (let bodyA?, let bodyB?):
+            if bodyA.required != bodyB.required {
+                add(
+                    bodyB.required ? "request-body-became-required" : "request-body-became-optional", pointerB, .new,
+                    "the request body became \(bodyB.required ? "required" : "optional")", .request)
+            }
+            compareContent(
+                bodyA.content, bodyB.content, pointerA + "/content", pointerB + "/content", .request, &comparator)
+        }
+    }
+
+    private mutating func compareContent(
+        _ before: [MediaType], _ after: [MediaType], _ pointerA: String, _ pointerB: String,
+        _ directions: UsageDirections, _ comparator: inout SchemaComparator
+    ) {
+        let prefix = directions == .request ? "request" : "response"
+        let afterByType = Dictionary(after.map { ($0.contentType, $0) }, uniquingKeysWith: { first, _ in first })
+        let beforeTypes = Set(before.map(\.contentType))
+        for media in before {
+            guard let newMedia = afterByType[media.contentType] else {
+                let streaming = media.contentType == "text/event-stream" && directions == .response
+                add(
+                    streaming ? "streaming-removed" : "\(prefix)-content-type-removed",
+                    pointerA + "/" + escapePointerToken(media.contentType), .old,
+                    "\(prefix) content type \(media.contentType) removed", directions)
+                continue
+            }
+            if let schemaA = media.schema, let schemaB = newMedia.schema {
+                comparator.compare(schemaA, schemaB, directions)
+            }
+        }
+        for media in after where !beforeTypes.contains(media.contentType) {
+            let streaming = media.contentType == "text/event-stream" && directions == .response
+            add(
+                streaming ? "streaming-added" : "\(prefix)-content-type-added",
+                pointerB + "/" + escapePointerToken(media.contentType), .new,
+                "\(prefix) content type \(media.contentType) added", directions)
+        }
+    }
+
+    private mutating func compareResponses(_ a: Operation, _ b: Operation, _ comparator: inout SchemaComparator) {
+        let afterByCode = Dictionary(b.responses.map { ($0.statusCode, $0) }, uniquingKeysWith: { first, _ in first })
+        let beforeCodes = Set(a.responses.map(\.statusCode))
+        let pointerA = a.location.pointer + "/responses/"
+        let pointerB = b.location.pointer + "/responses/"
+        for response in a.responses {
+            guard let newResponse = afterByCode[response.statusCode] else {
+                add(
+                    "status-code-removed", pointerA + escapePointerToken(response.statusCode), .old,
+                    "response \(response.statusCode) removed", .response)
+                continue
+            }
+            let code = escapePointerToken(response.statusCode)
+            compareContent(
+                response.content, newResponse.content, pointerA + code + "/content", pointerB + code + "/content",
+                .response, &comparator)
+        }
+        for response in b.responses where !beforeCodes.contains(response.statusCode) {
+            add(
+                "status-code-added", pointerB + escapePointerToken(response.statusCode), .new,
+                "response \(response.statusCode) added", .response)
+        }
+    }
+
+    // MARK: Webhooks
+
+    private mutating func compareWebhooks(_ comparator: inout SchemaComparator) {
+        let afterByName = Dictionary(new.document.webhooks.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let beforeNames = Set(old.document.webhooks.map(\.name))
+        for webhook in old.document.webhooks {
+            guard let newWebhook = afterByName[webhook.name] else {
+                add("webhook-removed", webhook.location.pointer, .old, "webhook \(webhook.name) removed", .response)
+                continue
+            }
+            if let payloadA = webhook.payload, let payloadB = newWebhook.payload {
+                comparator.compare(payloadA, payloadB, .response)
+            }
+        }
+        for webhook in new.document.webhooks where !beforeNames.contains(webhook.name) {
+            add("webhook-added", webhook.location.pointer, .new, "webhook \(webhook.name) added", .response)
+        }
+    }
+
+    // MARK: Swift names
+
+    /// Swift-only changes the wire does not see: types, properties, cases, methods and argument
+    /// labels whose generated names changed.
+    private mutating func compareSwiftNames() {
+        for (name, _) in new.document.schemas {
+            guard let before = oldIndex.components[name], let after = newIndex.components[name], before != after else {
+                continue
+            }
+            add(
+                "swift-type-renamed", "#/components/schemas/" + escapePointerToken(name), .new,
+                "Swift type \(before) is now \(after)", [], swiftDeclaration: "\(before) → \(after)")
+        }
+        let componentPrefix = "#/components/schemas/"
+        for (pointer, before) in oldIndex.types.sorted(by: { $0.key < $1.key }) {
+            guard let after = newIndex.types[pointer] else { continue }
+            let isComponent =
+                pointer.hasPrefix(componentPrefix) && !pointer.dropFirst(componentPrefix.count).contains("/")
+            if !isComponent, Self.lastComponent(before) != Self.lastComponent(after) {
+                add(
+                    "swift-type-renamed", pointer, .new, "Swift type \(before) is now \(after)", [],
+                    swiftDeclaration: "\(before) → \(after)")
+            }
+            if let casesA = oldIndex.enumCases[before], let casesB = newIndex.enumCases[after] {
+                for (raw, caseA) in casesA.sorted(by: { $0.key < $1.key }) {
+                    guard let caseB = casesB[raw], caseA != caseB else { continue }
+                    add(
+                        "swift-case-renamed", pointer, .new, "case .\(caseA) (\"\(raw)\") is now .\(caseB)", [],
+                        swiftDeclaration: "\(after).\(caseB)")
+                }
+            }
+            if let casesA = oldIndex.unionCases[before], let casesB = newIndex.unionCases[after] {
+                for (type, caseA) in casesA.sorted(by: { $0.key < $1.key }) {
+                    guard let caseB = casesB[type], caseA != caseB else { continue }
+                    add(
+                        "swift-case-renamed", pointer, .new, "case .\(caseA)(\(type)) is now .\(caseB)", [],
+                        swiftDeclaration: "\(after).\(caseB)")
+                }
+            }
+        }
+        for (pointer, before) in oldIndex.properties.sorted(by: { $0.key < $1.key }) {
+            guard let after = newIndex.properties[pointer], Self.lastComponent(before) != Self.lastComponent(after)
+            else { continue }
+            add(
+                "swift-property-renamed", pointer, .new, "Swift property \(before) is now \(after)", [],
+                swiftDeclaration: "\(before) → \(after)")
+        }
+        for operation in new.document.operations {
+            let key = SwiftNameIndex.operationKey(operation)
+            guard let before = oldIndex.operations[key], let after = newIndex.operations[key] else { continue }
+            let callBefore = SwiftNameIndex.call(before)
+            let callAfter = SwiftNameIndex.call(after)
+            if before.resourcePath != after.resourcePath || before.methodName != after.methodName {
+                add(
+                    "swift-method-renamed", operation.location.pointer, .new, "\(callBefore) is now \(callAfter)", [],
+                    swiftDeclaration: "\(callBefore) → \(callAfter)")
+            }
+            let labelsAfter = Dictionary(after.parameters.map { ($0.wireName, $0.name) }, uniquingKeysWith: { first, _ in first })
+            for parameter in before.parameters {
+                guard let label = labelsAfter[parameter.wireName], label != parameter.name else { continue }
+                add(
+                    "swift-parameter-label-changed", operation.location.pointer, .new,
+                    "argument label \(parameter.name): is now \(label):", [], swiftDeclaration: callAfter)
+            }
+        }
+    }
+
+    static func lastComponent(_ path: String) -> Substring {
+        path.split(separator: ".").last ?? Substring(path)
+    }
+}

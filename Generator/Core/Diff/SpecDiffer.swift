@@ -1,0 +1,104 @@
+import Foundation
+import OpenAPI
+
+/// Compares two OpenAPI documents: operations, parameters, bodies, responses, component
+/// schemas (with rename detection by equal shape) and webhooks, and judges each change for the
+/// wire (by where the schema is used: request, response or both) and for the generated Swift API
+/// (using the ``Translator`` output of both specs).
+public struct SpecDiffer: Sendable {
+    /// Severity overrides and naming overrides.
+    public var configuration: DiffConfiguration
+
+    /// Creates a differ.
+    /// - Parameters:
+    ///   - configuration: Severity and naming overrides.
+    public init(configuration: DiffConfiguration = DiffConfiguration()) {
+        self.configuration = configuration
+    }
+
+    /// Loads, translates and compares two specs, loading both at once.
+    /// - Parameters:
+    ///   - oldBytes: The old spec (YAML or JSON bytes).
+    ///   - oldFile: The old spec's path, as shown in locations and the report.
+    ///   - newBytes: The new spec.
+    ///   - newFile: The new spec's path.
+    /// - Returns: The report.
+    /// - Throws: ``OpenAPIError`` when either spec cannot be read (invalid YAML, not OpenAPI 3.x,
+    ///   dangling `$ref`).
+    public func diff(oldBytes: [UInt8], oldFile: String, newBytes: [UInt8], newFile: String) throws -> SpecDiffReport {
+        let overrides = configuration.overrides
+        let box = ResultBox()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let result = Result {
+                let loader = OpenAPILoader(schemaOverrides: overrides.schemas)
+                let document = try loader.load(index == 0 ? oldBytes : newBytes, file: index == 0 ? oldFile : newFile)
+                return TranslatedSpec(document: document, model: Translator().translate(document, overrides: overrides).model)
+            }
+            box.set(index, result)
+        }
+        let old = try box.get(0).get()
+        let new = try box.get(1).get()
+        return compare(old: old, new: new)
+    }
+
+    /// Compares two loaded documents (translating both for the Swift names).
+    /// - Parameters:
+    ///   - old: The old document.
+    ///   - new: The new document.
+    /// - Returns: The report.
+    public func diff(old: OpenAPIDocument, new: OpenAPIDocument) -> SpecDiffReport {
+        let overrides = configuration.overrides
+        return compare(
+            old: TranslatedSpec(document: old, model: Translator().translate(old, overrides: overrides).model),
+            new: TranslatedSpec(document: new, model: Translator().translate(new, overrides: overrides).model))
+    }
+
+    func compare(old: TranslatedSpec, new: TranslatedSpec) -> SpecDiffReport {
+        var run = DiffRun(old: old, new: new)
+        run.run()
+        let changes = run.findings.map { judge($0, old: run.oldIndex, new: run.newIndex) }
+        return SpecDiffReport(oldFile: old.document.file, newFile: new.document.file, changes: changes)
+    }
+
+    private func judge(_ finding: DiffFinding, old: SwiftNameIndex, new: SwiftNameIndex) -> SpecChange {
+        var judgements: [ChangeJudgement] = []
+        for audience in finding.directions.audiences {
+            if let severity = configuration.severity(kind: finding.kind, audience: audience) {
+                judgements.append(ChangeJudgement(audience: audience, severity: severity))
+            }
+        }
+        if finding.swift, let severity = configuration.severity(kind: finding.kind, audience: .swift) {
+            judgements.append(ChangeJudgement(audience: .swift, severity: severity))
+        }
+        let index = finding.side == .old ? old : new
+        return SpecChange(
+            kind: finding.kind, pointer: finding.pointer, area: index.area(at: finding.pointer),
+            swiftDeclaration: finding.swiftDeclaration ?? index.declaration(at: finding.pointer),
+            message: finding.message, judgements: judgements)
+    }
+}
+
+/// A document and its translation.
+struct TranslatedSpec: Sendable {
+    var document: OpenAPIDocument
+    var model: APIModel
+}
+
+/// Results of the two concurrent loads.
+private final class ResultBox: @unchecked Sendable {
+    // Guarded by `lock`.
+    private var results: [Int: Result<TranslatedSpec, any Error>] = [:]
+    private let lock = NSLock()
+
+    func set(_ index: Int, _ result: Result<TranslatedSpec, any Error>) {
+        lock.lock()
+        results[index] = result
+        lock.unlock()
+    }
+
+    func get(_ index: Int) -> Result<TranslatedSpec, any Error> {
+        lock.lock()
+        defer { lock.unlock() }
+        return results[index]!
+    }
+}

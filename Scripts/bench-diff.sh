@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Benchmarks `openai-generator diff` and `openai-generator check` (release build).
+#
+# Usage: Scripts/bench-diff.sh
+#   diff:  ../shared/spec/history/2026-08-13-855e5d4.yaml against the locked spec ../shared/spec/openapi.yaml
+#          (two 2.9 MB specs), --format json.
+#   check: `openai-generator check` on the locked spec (Spec/openapi.yaml, put there by Scripts/fetch-spec.sh),
+#          run from the repository root.
+# Environment:
+#   RUNS=N                 runs of each; the median wall time is reported (default 7).
+#   OPENAI_GENERATOR=PATH  time this generator binary instead of building it.
+#   SCRATCH_PATH=DIR       SwiftPM build folder for the release build (default .build).
+#
+# The output ends with exactly two lines (seconds, three decimals):
+#   diff_seconds: <median wall time of one diff run>
+#   check_seconds: <median wall time of one check run>
+#
+# Exit status: 0 on success; non-zero when the build, the spec fetch or a run fails (a `check` that reports
+# drift, exit status 1, still counts as a run: it did the full work).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+
+RUNS="${RUNS:-7}"
+if [[ ! "$RUNS" =~ ^[1-9][0-9]*$ ]]; then
+    echo "bench-diff: RUNS wants a positive integer, got '$RUNS'" >&2
+    exit 2
+fi
+OLD_SPEC="$ROOT/../shared/spec/history/2026-08-13-855e5d4.yaml"
+NEW_SPEC="$ROOT/../shared/spec/openapi.yaml"
+for spec in "$OLD_SPEC" "$NEW_SPEC"; do
+    if [[ ! -f "$spec" ]]; then
+        echo "bench-diff: $spec not found (the benchmark needs ../shared/spec beside the repository)" >&2
+        exit 1
+    fi
+done
+
+SWIFT_FLAGS=()
+if [[ -n "${SCRATCH_PATH:-}" ]]; then
+    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
+fi
+
+printf '==> Locked spec\n'
+"$ROOT/Scripts/fetch-spec.sh"
+
+if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
+    GENERATOR="$OPENAI_GENERATOR"
+    printf '\n==> Using OPENAI_GENERATOR=%s\n' "$GENERATOR"
+else
+    printf '\n==> Building the generator (swift build -c release --product openai-generator)\n'
+    swift build -c release --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+    GENERATOR="$(swift build -c release --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})/openai-generator"
+fi
+
+# Runs each command RUNS times, prints each wall time, and prints the two result lines last.
+python3 - "$GENERATOR" "$OLD_SPEC" "$NEW_SPEC" "$RUNS" <<'PY'
+import statistics, subprocess, sys, time
+
+generator, old, new, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+
+def bench(name, command, ok_codes):
+    print(f"\n==> {name}: {' '.join(command)} ({runs} runs)", flush=True)
+    times = []
+    for i in range(runs):
+        start = time.perf_counter()
+        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        elapsed = time.perf_counter() - start
+        if result.returncode not in ok_codes:
+            print(result.stdout[-2000:], result.stderr[-2000:], sep="\n")
+            sys.exit(f"bench-diff: {name} run {i + 1} failed with exit status {result.returncode}")
+        if i == 0:
+            last = (result.stdout.strip().splitlines() or [""])[-1] if name == "check" else ""
+            if name == "diff":
+                import json
+                summary = json.loads(result.stdout)["summary"]
+                last = f"summary: {summary['breaking']} breaking, {summary['warning']} warning, {summary['info']} info"
+            print("    " + last)
+        times.append(elapsed)
+        print(f"run {i + 1}/{runs}: {elapsed:.3f} s", flush=True)
+    median = statistics.median(times)
+    print(f"min {min(times):.3f} s, median {median:.3f} s, max {max(times):.3f} s")
+    return median
+
+diff_median = bench("diff", [generator, "diff", old, new, "--format", "json"], {0})
+check_median = bench("check", [generator, "check"], {0, 1})
+print("\n==> Results (release build; medians)")
+print(f"diff_seconds: {diff_median:.3f}")
+print(f"check_seconds: {check_median:.3f}")
+PY

@@ -1,0 +1,91 @@
+import Foundation
+import OpenAPI
+import XCTest
+
+@testable import GeneratorCore
+
+/// `diff` on the real spec history in `../shared/spec/history/` (file names sort by date), then
+/// the locked spec: every consecutive pair runs, twice with the same result, and a handful of
+/// changes checked by hand (with Python's yaml module) between 2026-08-05 and 2026-08-13 are found.
+final class DiffHistoryTests: XCTestCase {
+    static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/spec")
+
+    static func translated(_ url: URL) throws -> TranslatedSpec {
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let document = try OpenAPILoader().load(bytes, file: url.lastPathComponent)
+        return TranslatedSpec(document: document, model: Translator().translate(document).model)
+    }
+
+    static func historyFiles() throws -> [URL] {
+        let history = shared.appendingPathComponent("history")
+        guard FileManager.default.fileExists(atPath: history.path) else {
+            throw XCTSkip("../shared/spec/history not found at \(history.path); the real-history diff tests need it")
+        }
+        return try FileManager.default.contentsOfDirectory(atPath: history.path).filter { $0.hasSuffix(".yaml") }.sorted()
+            .map { history.appendingPathComponent($0) }
+    }
+
+    func testConsecutiveVersionsDiffWithStableCounts() throws {
+        var files = try Self.historyFiles()
+        let locked = Self.shared.appendingPathComponent("openapi.yaml")
+        if FileManager.default.fileExists(atPath: locked.path) { files.append(locked) }
+        XCTAssertGreaterThanOrEqual(files.count, 2)
+        let specs = try files.map(Self.translated)
+        let differ = SpecDiffer()
+        for index in 1..<specs.count {
+            let first = differ.compare(old: specs[index - 1], new: specs[index])
+            let second = differ.compare(old: specs[index - 1], new: specs[index])
+            XCTAssertEqual(first.counts, second.counts)
+            XCTAssertEqual(first.changes, second.changes)
+            XCTAssertGreaterThan(first.changes.count, 0, "\(files[index - 1].lastPathComponent) → \(files[index].lastPathComponent)")
+            print(
+                "diff \(files[index - 1].lastPathComponent) → \(files[index].lastPathComponent): "
+                    + "\(first.counts.breaking) breaking, \(first.counts.warning) warning, \(first.counts.info) info")
+        }
+    }
+
+    func testHandVerifiedChangesBetweenAugust5And13() throws {
+        let files = try Self.historyFiles()
+        guard let old = files.first(where: { $0.lastPathComponent.hasPrefix("2026-08-05") }),
+            let new = files.first(where: { $0.lastPathComponent.hasPrefix("2026-08-13") })
+        else { throw XCTSkip("the 2026-08-05 and 2026-08-13 specs are not in ../shared/spec/history") }
+        let report = SpecDiffer().compare(old: try Self.translated(old), new: try Self.translated(new))
+        func find(_ kind: String, _ pointer: String) -> SpecChange? {
+            report.changes.first { $0.kind == kind && $0.pointer == pointer }
+        }
+        // GET /videos: no `deprecated` before, `deprecated: true` after.
+        let deprecated = try XCTUnwrap(find("operation-deprecated", "#/paths/~1videos/get"))
+        XCTAssertEqual(deprecated.swiftDeclaration, "client.videos.list(limit:order:after:)")
+        XCTAssertEqual(deprecated.severity, .warning)
+        // AuditLogEventType gained tenant.workload_identity.access_token.issued (a response enum: warning).
+        let enumValue = try XCTUnwrap(find("enum-value-added", "#/components/schemas/AuditLogEventType"))
+        XCTAssertEqual(enumValue.message, "enum value \"tenant.workload_identity.access_token.issued\" added")
+        XCTAssertEqual(enumValue.judgements.first { $0.audience == .wireResponse }?.severity, .warning)
+        // ModelResponseProperties lost service_tier (read in responses: breaking).
+        let removed = try XCTUnwrap(
+            find("property-removed", "#/components/schemas/ModelResponseProperties/properties/service_tier"))
+        XCTAssertEqual(removed.severity, .breaking)
+        // BetaServiceTier is gone (its users now reference BetaServiceTierResponses).
+        XCTAssertNotNil(find("schema-removed", "#/components/schemas/BetaServiceTier"))
+        XCTAssertNotNil(find("schema-added", "#/components/schemas/ServiceTierResponses"))
+        // The four added and one removed components, exactly.
+        XCTAssertEqual(
+            report.changes.filter { $0.kind == "schema-added" }.map(\.pointer).sorted(),
+            [
+                "#/components/schemas/BetaResponsesWebSocketStreamEvent", "#/components/schemas/BetaServiceTierResponses",
+                "#/components/schemas/ResponsesWebSocketStreamEvent", "#/components/schemas/ServiceTierResponses",
+            ])
+        // ResponsesServerEvent's variants gained `stream_id` through allOf; not reported as variants removed.
+        XCTAssertTrue(
+            report.changes.contains {
+                $0.kind == "property-added" && $0.pointer.hasPrefix("#/components/schemas/ResponsesServerEvent/anyOf/")
+                    && $0.pointer.hasSuffix("/properties/stream_id")
+            })
+        XCTAssertFalse(
+            report.changes.contains {
+                $0.kind == "union-variant-removed" && $0.pointer.hasPrefix("#/components/schemas/ResponseStreamEvent/")
+            })
+        XCTAssertEqual(report.counts, SpecDiffReport.Counts(breaking: 11, warning: 23, info: 114))
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import XCTest
+
+/// Locates `../shared` (the spec versions and recorded fixtures) beside the package root.
+enum SharedData {
+    /// The package root: three levels above this file (`Tests/OpenAITests/SharedData.swift`).
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `../shared`, or `nil` when it is not there.
+    static var folder: URL? {
+        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    /// The file at `path` below `../shared`; skips the calling test, saying why, when missing.
+    static func file(_ path: String) throws -> URL {
+        guard let folder else {
+            throw XCTSkip("../shared is missing beside the package root; this test reads \(path) from it")
+        }
+        let url = folder.appendingPathComponent(path)
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw XCTSkip("../shared/\(path) is missing")
+        }
+        return url
+    }
+}
