@@ -9,7 +9,8 @@ final class DiffBugReportTests: XCTestCase {
     }
 
     static func change(_ name: String, reversed: Bool = false) throws -> SpecChange {
-        let report = try DiffSnapshotTests.report(DiffSnapshotTests.fixtures.appendingPathComponent(name), reversed: reversed)
+        let report = try DiffSnapshotTests.report(
+            DiffSnapshotTests.fixtures.appendingPathComponent(name), reversed: reversed)
         XCTAssertEqual(report.changes.count, 1, "\(name): \(report.changes)")
         return try XCTUnwrap(report.changes.first)
     }
@@ -20,7 +21,10 @@ final class DiffBugReportTests: XCTestCase {
         XCTAssertEqual(change.severity, .breaking)
         XCTAssertEqual(
             change.judgements,
-            [ChangeJudgement(audience: .wireRequest, severity: .breaking), ChangeJudgement(audience: .swift, severity: .breaking)])
+            [
+                ChangeJudgement(audience: .wireRequest, severity: .breaking),
+                ChangeJudgement(audience: .swift, severity: .breaking),
+            ])
     }
 
     func testResponseEnumLosingMediumIsNotBreakingOnTheWire() throws {
@@ -46,18 +50,23 @@ final class DiffBugReportTests: XCTestCase {
         let outcome = DiffTool.run(arguments: arguments)
         XCTAssertEqual(outcome.status, 1)
         XCTAssertTrue(
-            outcome.output.contains("**Summary: 1 breaking, 2 non-breaking (0 warnings, 2 info).**"), outcome.output)
+            outcome.output.contains("**Summary: 1 breaking, 2 non-breaking (0 warnings, 2 info).**"),
+            outcome.output)
         XCTAssertTrue(outcome.output.contains("| Things | 1 | 0 | 2 |"), outcome.output)
-        XCTAssertEqual(DiffTool.run(arguments: Array(arguments.dropLast(4)) + ["--fail-on", "none"]).status, 0)
-        XCTAssertEqual(DiffTool.run(arguments: Array(arguments.dropLast(4)) + ["--fail-on", "any"]).status, 1)
+        XCTAssertEqual(
+            DiffTool.run(arguments: Array(arguments.dropLast(4)) + ["--fail-on", "none"]).status, 0)
+        XCTAssertEqual(
+            DiffTool.run(arguments: Array(arguments.dropLast(4)) + ["--fail-on", "any"]).status, 1)
     }
 
     func testJSONFormatHasTheInterfaceFields() throws {
         let outcome = DiffTool.run(arguments: [
-            Self.fixture("markdown-summary", "old.yaml"), Self.fixture("markdown-summary", "new.yaml"), "--format", "json",
+            Self.fixture("markdown-summary", "old.yaml"), Self.fixture("markdown-summary", "new.yaml"),
+            "--format", "json",
         ])
         XCTAssertEqual(outcome.status, 0)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        let object = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
         let summary = try XCTUnwrap(object["summary"] as? [String: Any])
         XCTAssertEqual(summary["breaking"] as? Int, 1)
         XCTAssertEqual(summary["warning"] as? Int, 0)
@@ -65,16 +74,21 @@ final class DiffBugReportTests: XCTestCase {
         let changes = try XCTUnwrap(object["changes"] as? [[String: Any]])
         XCTAssertEqual(changes.count, 3)
         XCTAssertEqual(changes[0]["kind"] as? String, "enum-value-removed")
-        XCTAssertEqual(changes[0]["pointer"] as? String, "#/components/schemas/CreateThingRequest/properties/effort")
+        XCTAssertEqual(
+            changes[0]["pointer"] as? String, "#/components/schemas/CreateThingRequest/properties/effort")
         XCTAssertEqual(changes[0]["severity"] as? String, "breaking")
         XCTAssertEqual(changes[0]["message"] as? String, "enum value \"medium\" removed")
-        XCTAssertEqual(changes.compactMap { $0["kind"] as? String }.sorted(), ["enum-value-removed", "operation-added", "property-added"])
+        XCTAssertEqual(
+            changes.compactMap { $0["kind"] as? String }.sorted(),
+            ["enum-value-removed", "operation-added", "property-added"])
     }
 
     func testUsageErrorsExitTwoAndMissingFilesExitThree() {
         XCTAssertEqual(DiffTool.run(arguments: ["only-one.yaml"]).status, 2)
         XCTAssertEqual(DiffTool.run(arguments: ["a", "b", "--format", "html"]).status, 2)
-        XCTAssertEqual(DiffTool.run(arguments: ["a", "b", "--severity", "no-such-rule=info"]).status, 2)
-        XCTAssertEqual(DiffTool.run(arguments: ["/nonexistent/a.yaml", "/nonexistent/b.yaml"]).status, 3)
+        XCTAssertEqual(
+            DiffTool.run(arguments: ["a", "b", "--severity", "no-such-rule=info"]).status, 2)
+        XCTAssertEqual(
+            DiffTool.run(arguments: ["/nonexistent/a.yaml", "/nonexistent/b.yaml"]).status, 3)
     }
 }

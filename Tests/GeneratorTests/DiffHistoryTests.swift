@@ -8,7 +8,8 @@ import XCTest
 /// the locked spec: every consecutive pair runs, twice with the same result, and a handful of
 /// changes checked by hand (with Python's yaml module) between 2026-08-05 and 2026-08-13 are found.
 final class DiffHistoryTests: XCTestCase {
-    static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let shared = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/spec")
 
     static func translated(_ url: URL) throws -> TranslatedSpec {
@@ -20,9 +21,12 @@ final class DiffHistoryTests: XCTestCase {
     static func historyFiles() throws -> [URL] {
         let history = shared.appendingPathComponent("history")
         guard FileManager.default.fileExists(atPath: history.path) else {
-            throw XCTSkip("../shared/spec/history not found at \(history.path); the real-history diff tests need it")
+            throw XCTSkip(
+                "../shared/spec/history not found at \(history.path); the real-history diff tests need it")
         }
-        return try FileManager.default.contentsOfDirectory(atPath: history.path).filter { $0.hasSuffix(".yaml") }.sorted()
+        return try FileManager.default.contentsOfDirectory(atPath: history.path).filter {
+            $0.hasSuffix(".yaml")
+        }.sorted()
             .map { history.appendingPathComponent($0) }
     }
 
@@ -38,10 +42,13 @@ final class DiffHistoryTests: XCTestCase {
             let second = differ.compare(old: specs[index - 1], new: specs[index])
             XCTAssertEqual(first.counts, second.counts)
             XCTAssertEqual(first.changes, second.changes)
-            XCTAssertGreaterThan(first.changes.count, 0, "\(files[index - 1].lastPathComponent) → \(files[index].lastPathComponent)")
+            XCTAssertGreaterThan(
+                first.changes.count, 0,
+                "\(files[index - 1].lastPathComponent) → \(files[index].lastPathComponent)")
             print(
                 "diff \(files[index - 1].lastPathComponent) → \(files[index].lastPathComponent): "
-                    + "\(first.counts.breaking) breaking, \(first.counts.warning) warning, \(first.counts.info) info")
+                    + "\(first.counts.breaking) breaking, \(first.counts.warning) warning, \(first.counts.info) info"
+            )
         }
     }
 
@@ -59,12 +66,15 @@ final class DiffHistoryTests: XCTestCase {
         XCTAssertEqual(deprecated.swiftDeclaration, "client.videos.list(limit:order:after:)")
         XCTAssertEqual(deprecated.severity, .warning)
         // AuditLogEventType gained tenant.workload_identity.access_token.issued (a response enum: warning).
-        let enumValue = try XCTUnwrap(find("enum-value-added", "#/components/schemas/AuditLogEventType"))
-        XCTAssertEqual(enumValue.message, "enum value \"tenant.workload_identity.access_token.issued\" added")
+        let enumValue = try XCTUnwrap(
+            find("enum-value-added", "#/components/schemas/AuditLogEventType"))
+        XCTAssertEqual(
+            enumValue.message, "enum value \"tenant.workload_identity.access_token.issued\" added")
         XCTAssertEqual(enumValue.judgements.first { $0.audience == .wireResponse }?.severity, .warning)
         // ModelResponseProperties lost service_tier (read in responses: breaking).
         let removed = try XCTUnwrap(
-            find("property-removed", "#/components/schemas/ModelResponseProperties/properties/service_tier"))
+            find(
+                "property-removed", "#/components/schemas/ModelResponseProperties/properties/service_tier"))
         XCTAssertEqual(removed.severity, .breaking)
         // BetaServiceTier is gone (its users now reference BetaServiceTierResponses).
         XCTAssertNotNil(find("schema-removed", "#/components/schemas/BetaServiceTier"))
@@ -73,18 +83,22 @@ final class DiffHistoryTests: XCTestCase {
         XCTAssertEqual(
             report.changes.filter { $0.kind == "schema-added" }.map(\.pointer).sorted(),
             [
-                "#/components/schemas/BetaResponsesWebSocketStreamEvent", "#/components/schemas/BetaServiceTierResponses",
-                "#/components/schemas/ResponsesWebSocketStreamEvent", "#/components/schemas/ServiceTierResponses",
+                "#/components/schemas/BetaResponsesWebSocketStreamEvent",
+                "#/components/schemas/BetaServiceTierResponses",
+                "#/components/schemas/ResponsesWebSocketStreamEvent",
+                "#/components/schemas/ServiceTierResponses",
             ])
         // ResponsesServerEvent's variants gained `stream_id` through allOf; not reported as variants removed.
         XCTAssertTrue(
             report.changes.contains {
-                $0.kind == "property-added" && $0.pointer.hasPrefix("#/components/schemas/ResponsesServerEvent/anyOf/")
+                $0.kind == "property-added"
+                    && $0.pointer.hasPrefix("#/components/schemas/ResponsesServerEvent/anyOf/")
                     && $0.pointer.hasSuffix("/properties/stream_id")
             })
         XCTAssertFalse(
             report.changes.contains {
-                $0.kind == "union-variant-removed" && $0.pointer.hasPrefix("#/components/schemas/ResponseStreamEvent/")
+                $0.kind == "union-variant-removed"
+                    && $0.pointer.hasPrefix("#/components/schemas/ResponseStreamEvent/")
             })
         XCTAssertEqual(report.counts, SpecDiffReport.Counts(breaking: 11, warning: 23, info: 114))
     }

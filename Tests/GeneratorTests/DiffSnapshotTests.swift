@@ -7,7 +7,8 @@ import XCTest
 /// `expected.txt`. `UPDATE_SNAPSHOTS=1` rewrites the expected files (read the whole diff before
 /// committing).
 final class DiffSnapshotTests: XCTestCase {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("DiffFixtures")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("DiffFixtures")
 
     static func report(_ directory: URL, reversed: Bool) throws -> SpecDiffReport {
         let old = try [UInt8](Data(contentsOf: directory.appendingPathComponent("old.yaml")))
@@ -32,7 +33,9 @@ final class DiffSnapshotTests: XCTestCase {
                 continue
             }
             let expected = try String(contentsOf: expectedURL, encoding: .utf8)
-            XCTAssertEqual(actual, expected, "snapshot \(name) differs; rerun with UPDATE_SNAPSHOTS=1 and read the diff")
+            XCTAssertEqual(
+                actual, expected,
+                "snapshot \(name) differs; rerun with UPDATE_SNAPSHOTS=1 and read the diff")
         }
     }
 
@@ -40,19 +43,23 @@ final class DiffSnapshotTests: XCTestCase {
         let directory = Self.fixtures.appendingPathComponent("nullable-forms-equivalent")
         XCTAssertEqual(try Self.report(directory, reversed: false).changes.count, 0)
         XCTAssertEqual(try Self.report(directory, reversed: true).changes.count, 0)
-        let nullable = try Self.report(Self.fixtures.appendingPathComponent("response-became-nullable"), reversed: false)
-        XCTAssertEqual(nullable.changes.map(\.kind), ["became-nullable", "became-nullable", "became-nullable"])
+        let nullable = try Self.report(
+            Self.fixtures.appendingPathComponent("response-became-nullable"), reversed: false)
+        XCTAssertEqual(
+            nullable.changes.map(\.kind), ["became-nullable", "became-nullable", "became-nullable"])
         XCTAssertEqual(nullable.changes.map(\.swiftDeclaration), ["Thing.a", "Thing.b", "Thing.c"])
     }
 
     func testMovingAnInlineSchemaToAnEquivalentRefIsNoChange() throws {
-        let report = try Self.report(Self.fixtures.appendingPathComponent("inline-schema-moved-to-ref"), reversed: false)
+        let report = try Self.report(
+            Self.fixtures.appendingPathComponent("inline-schema-moved-to-ref"), reversed: false)
         XCTAssertEqual(report.changes.map(\.kind), ["schema-added"])
         XCTAssertEqual(report.counts.breaking, 0)
     }
 
     func testRenamedSchemaWithTheSameShapeIsARenameThatBreaksSwiftOnly() throws {
-        let report = try Self.report(Self.fixtures.appendingPathComponent("schema-renamed"), reversed: false)
+        let report = try Self.report(
+            Self.fixtures.appendingPathComponent("schema-renamed"), reversed: false)
         XCTAssertEqual(report.changes.count, 1)
         let change = try XCTUnwrap(report.changes.first)
         XCTAssertEqual(change.kind, "schema-renamed")
@@ -66,8 +73,11 @@ final class DiffSnapshotTests: XCTestCase {
         let old = try [UInt8](Data(contentsOf: directory.appendingPathComponent("old.yaml")))
         let new = try [UInt8](Data(contentsOf: directory.appendingPathComponent("new.yaml")))
         let differ = SpecDiffer(
-            configuration: DiffConfiguration(severityOverrides: ["union-variant-added@wire-response": .info]))
-        let report = try differ.diff(oldBytes: old, oldFile: "old.yaml", newBytes: new, newFile: "new.yaml")
+            configuration: DiffConfiguration(severityOverrides: [
+                "union-variant-added@wire-response": .info
+            ]))
+        let report = try differ.diff(
+            oldBytes: old, oldFile: "old.yaml", newBytes: new, newFile: "new.yaml")
         XCTAssertEqual(report.counts.warning, 0)
         XCTAssertEqual(report.counts.info, 2)
     }

@@ -25,7 +25,8 @@ public struct DiffRule: Hashable, Sendable {
     }
 
     private init(
-        _ kind: String, _ request: ChangeSeverity?, _ response: ChangeSeverity?, _ swift: ChangeSeverity?,
+        _ kind: String, _ request: ChangeSeverity?, _ response: ChangeSeverity?,
+        _ swift: ChangeSeverity?,
         _ summary: String
     ) {
         self.kind = kind
@@ -43,18 +44,28 @@ public struct DiffRule: Hashable, Sendable {
         DiffRule("operation-deprecated", .warning, nil, .warning, "an operation became deprecated"),
         DiffRule("operation-undeprecated", .info, nil, .info, "an operation is no longer deprecated"),
         DiffRule("parameter-added", .info, nil, .info, "an optional parameter was added"),
-        DiffRule("required-parameter-added", .breaking, nil, .breaking, "a required parameter was added"),
+        DiffRule(
+            "required-parameter-added", .breaking, nil, .breaking, "a required parameter was added"),
         DiffRule("parameter-removed", .warning, nil, .breaking, "a parameter was removed"),
         DiffRule("parameter-became-required", .breaking, nil, .breaking, "a parameter became required"),
         DiffRule("parameter-became-optional", .info, nil, .info, "a parameter became optional"),
-        DiffRule("request-body-added", .warning, nil, .breaking, "an operation now takes a request body"),
-        DiffRule("request-body-removed", .warning, nil, .breaking, "an operation no longer takes a request body"),
-        DiffRule("request-body-became-required", .breaking, nil, .breaking, "the request body became required"),
+        DiffRule(
+            "request-body-added", .warning, nil, .breaking, "an operation now takes a request body"),
+        DiffRule(
+            "request-body-removed", .warning, nil, .breaking,
+            "an operation no longer takes a request body"),
+        DiffRule(
+            "request-body-became-required", .breaking, nil, .breaking, "the request body became required"),
         DiffRule("request-body-became-optional", .info, nil, .info, "the request body became optional"),
         DiffRule("request-content-type-added", .info, nil, .info, "a request content type was added"),
-        DiffRule("request-content-type-removed", .breaking, nil, .breaking, "a request content type was removed"),
-        DiffRule("response-content-type-added", nil, .warning, .info, "a response content type was added"),
-        DiffRule("response-content-type-removed", nil, .warning, .warning, "a response content type was removed"),
+        DiffRule(
+            "request-content-type-removed", .breaking, nil, .breaking,
+            "a request content type was removed"),
+        DiffRule(
+            "response-content-type-added", nil, .warning, .info, "a response content type was added"),
+        DiffRule(
+            "response-content-type-removed", nil, .warning, .warning,
+            "a response content type was removed"),
         DiffRule("streaming-added", nil, .info, .info, "a response can now stream (text/event-stream)"),
         DiffRule("streaming-removed", nil, .breaking, .breaking, "a response no longer streams"),
         DiffRule("status-code-added", nil, .info, nil, "a response status code was added"),
@@ -64,11 +75,13 @@ public struct DiffRule: Hashable, Sendable {
         // Component schemas.
         DiffRule("schema-added", .info, .info, .info, "a component schema was added"),
         DiffRule("schema-removed", .warning, .warning, .breaking, "a component schema was removed"),
-        DiffRule("schema-renamed", .info, .info, .breaking, "a component schema was renamed (same shape)"),
+        DiffRule(
+            "schema-renamed", .info, .info, .breaking, "a component schema was renamed (same shape)"),
         DiffRule("schema-deprecated", .info, .info, .warning, "a component schema became deprecated"),
         // Schema contents, judged by where the schema is used.
         DiffRule("property-added", .info, .info, .info, "an optional property was added"),
-        DiffRule("required-property-added", .breaking, .info, .warning, "a required property was added"),
+        DiffRule(
+            "required-property-added", .breaking, .info, .warning, "a required property was added"),
         DiffRule("property-removed", .warning, .breaking, .breaking, "a property was removed"),
         DiffRule("became-required", .breaking, .info, .warning, "a property became required"),
         DiffRule("became-optional", .info, .breaking, .breaking, "a property became optional"),
@@ -89,16 +102,22 @@ public struct DiffRule: Hashable, Sendable {
         // The generated Swift API only.
         DiffRule(
             "ref-changed", .warning, .warning, .breaking,
-            "a value now references another component (another Swift type; the wire verdict applies when the shapes differ)"),
+            "a value now references another component (another Swift type; the wire verdict applies when the shapes differ)"
+        ),
         DiffRule("swift-type-renamed", nil, nil, .breaking, "the Swift type's name changed"),
         DiffRule("swift-property-renamed", nil, nil, .breaking, "a Swift property's name changed"),
-        DiffRule("swift-case-renamed", nil, nil, .breaking, "a Swift enum or union case's name changed"),
-        DiffRule("swift-method-renamed", nil, nil, .breaking, "a client method's name or resource changed"),
-        DiffRule("swift-parameter-label-changed", nil, nil, .breaking, "a client method's argument label changed"),
+        DiffRule(
+            "swift-case-renamed", nil, nil, .breaking, "a Swift enum or union case's name changed"),
+        DiffRule(
+            "swift-method-renamed", nil, nil, .breaking, "a client method's name or resource changed"),
+        DiffRule(
+            "swift-parameter-label-changed", nil, nil, .breaking,
+            "a client method's argument label changed"),
     ]
 
     /// ``catalogue`` by kind.
-    public static let byKind: [String: DiffRule] = Dictionary(uniqueKeysWithValues: catalogue.map { ($0.kind, $0) })
+    public static let byKind: [String: DiffRule] = Dictionary(
+        uniqueKeysWithValues: catalogue.map { ($0.kind, $0) })
 }
 
 /// Settings of a diff run.

@@ -28,7 +28,9 @@ struct DiffRun {
             guard let schemaB = new.document.schema(named: name) else { continue }
             let directions = (oldUsage[name] ?? []).union(newUsage[name] ?? [])
             if schemaA.deprecated != schemaB.deprecated, schemaB.deprecated {
-                add("schema-deprecated", schemaB.location.pointer, .new, "schema \(name) became deprecated", directions)
+                add(
+                    "schema-deprecated", schemaB.location.pointer, .new, "schema \(name) became deprecated",
+                    directions)
             }
             comparator.compare(schemaA, schemaB, directions)
         }
@@ -39,7 +41,8 @@ struct DiffRun {
     }
 
     private mutating func add(
-        _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String, _ directions: UsageDirections,
+        _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
+        _ directions: UsageDirections,
         swiftDeclaration: String? = nil
     ) {
         findings.append(
@@ -52,7 +55,9 @@ struct DiffRun {
 
     /// A removed schema whose shape equals an added one's is a rename; trivial shapes (a bare
     /// string) are never taken as renames.
-    private mutating func detectRenames(oldUsage: [String: UsageDirections], newUsage: [String: UsageDirections]) {
+    private mutating func detectRenames(
+        oldUsage: [String: UsageDirections], newUsage: [String: UsageDirections]
+    ) {
         let oldNames = Set(old.document.schemas.map(\.name))
         let newNames = Set(new.document.schemas.map(\.name))
         var fingerprinter = ShapeFingerprinter()
@@ -64,7 +69,9 @@ struct DiffRun {
         for (name, schema) in old.document.schemas where !newNames.contains(name) {
             let shape = fingerprinter.fingerprint(schema)
             let meaningful = ["p{", "e:", "u[", "&["].contains { shape.contains($0) }
-            if meaningful, let candidates = addedByShape[shape], let target = candidates.first(where: { !renamedTo.contains($0) }) {
+            if meaningful, let candidates = addedByShape[shape],
+                let target = candidates.first(where: { !renamedTo.contains($0) })
+            {
                 renamedTo.insert(target)
                 renames[name] = target
                 let from = oldIndex.components[name] ?? name
@@ -74,11 +81,15 @@ struct DiffRun {
                     "schema \(name) renamed to \(target) (same shape)", newUsage[target] ?? [],
                     swiftDeclaration: from == to ? to : "\(from) → \(to)")
             } else {
-                add("schema-removed", schema.location.pointer, .old, "schema \(name) removed", oldUsage[name] ?? [])
+                add(
+                    "schema-removed", schema.location.pointer, .old, "schema \(name) removed",
+                    oldUsage[name] ?? [])
             }
         }
-        for (name, schema) in new.document.schemas where !oldNames.contains(name) && !renamedTo.contains(name) {
-            add("schema-added", schema.location.pointer, .new, "schema \(name) added", newUsage[name] ?? [])
+        for (name, schema) in new.document.schemas
+        where !oldNames.contains(name) && !renamedTo.contains(name) {
+            add(
+                "schema-added", schema.location.pointer, .new, "schema \(name) added", newUsage[name] ?? [])
         }
     }
 
@@ -86,9 +97,11 @@ struct DiffRun {
 
     private mutating func compareOperations(_ comparator: inout SchemaComparator) {
         let oldByKey = Dictionary(
-            old.document.operations.map { (SwiftNameIndex.operationKey($0), $0) }, uniquingKeysWith: { first, _ in first })
+            old.document.operations.map { (SwiftNameIndex.operationKey($0), $0) },
+            uniquingKeysWith: { first, _ in first })
         let newKeys = Set(new.document.operations.map(SwiftNameIndex.operationKey))
-        for operation in old.document.operations where !newKeys.contains(SwiftNameIndex.operationKey(operation)) {
+        for operation in old.document.operations
+        where !newKeys.contains(SwiftNameIndex.operationKey(operation)) {
             add(
                 "operation-removed", operation.location.pointer, .old,
                 "\(operation.method.uppercased()) \(operation.path) removed", .request)
@@ -101,7 +114,8 @@ struct DiffRun {
             }
             if a.deprecated != b.deprecated {
                 add(
-                    b.deprecated ? "operation-deprecated" : "operation-undeprecated", b.location.pointer, .new,
+                    b.deprecated ? "operation-deprecated" : "operation-undeprecated", b.location.pointer,
+                    .new,
                     "\(title) \(b.deprecated ? "became deprecated" : "is no longer deprecated")", .request)
             }
             compareParameters(a, b, &comparator)
@@ -110,7 +124,9 @@ struct DiffRun {
         }
     }
 
-    private mutating func compareParameters(_ a: Operation, _ b: Operation, _ comparator: inout SchemaComparator) {
+    private mutating func compareParameters(
+        _ a: Operation, _ b: Operation, _ comparator: inout SchemaComparator
+    ) {
         // Path parameters are matched by position (renaming `{id}` is no change), others by name.
         func keyed(_ parameters: [Parameter]) -> [(String, Parameter)] {
             var pathIndex = 0
@@ -137,19 +153,25 @@ struct DiffRun {
                 add(
                     newParameter.required ? "parameter-became-required" : "parameter-became-optional",
                     newParameter.source.pointer, .new,
-                    "parameter `\(newParameter.name)` became \(newParameter.required ? "required" : "optional")", .request)
+                    "parameter `\(newParameter.name)` became \(newParameter.required ? "required" : "optional")",
+                    .request)
             }
-            comparator.compare(parameter.schema, newParameter.schema, .request, required: (parameter.required, newParameter.required))
+            comparator.compare(
+                parameter.schema, newParameter.schema, .request,
+                required: (parameter.required, newParameter.required))
         }
         for (key, parameter) in after where !beforeKeys.contains(key) {
             add(
-                parameter.required ? "required-parameter-added" : "parameter-added", parameter.source.pointer, .new,
+                parameter.required ? "required-parameter-added" : "parameter-added",
+                parameter.source.pointer, .new,
                 "\(parameter.required ? "required " : "")\(parameter.location.rawValue) parameter `\(parameter.name)` added",
                 .request)
         }
     }
 
-    private mutating func compareRequestBodies(_ a: Operation, _ b: Operation, _ comparator: inout SchemaComparator) {
+    private mutating func compareRequestBodies(
+        _ a: Operation, _ b: Operation, _ comparator: inout SchemaComparator
+    ) {
         let pointerA = a.location.pointer + "/requestBody"
         let pointerB = b.location.pointer + "/requestBody"
         switch (a.requestBody, b.requestBody) {
@@ -162,11 +184,13 @@ struct DiffRun {
         case (let bodyA?, let bodyB?):
             if bodyA.required != bodyB.required {
                 add(
-                    bodyB.required ? "request-body-became-required" : "request-body-became-optional", pointerB, .new,
+                    bodyB.required ? "request-body-became-required" : "request-body-became-optional",
+                    pointerB, .new,
                     "the request body became \(bodyB.required ? "required" : "optional")", .request)
             }
             compareContent(
-                bodyA.content, bodyB.content, pointerA + "/content", pointerB + "/content", .request, &comparator)
+                bodyA.content, bodyB.content, pointerA + "/content", pointerB + "/content", .request,
+                &comparator)
         }
     }
 
@@ -175,7 +199,8 @@ struct DiffRun {
         _ directions: UsageDirections, _ comparator: inout SchemaComparator
     ) {
         let prefix = directions == .request ? "request" : "response"
-        let afterByType = Dictionary(after.map { ($0.contentType, $0) }, uniquingKeysWith: { first, _ in first })
+        let afterByType = Dictionary(
+            after.map { ($0.contentType, $0) }, uniquingKeysWith: { first, _ in first })
         let beforeTypes = Set(before.map(\.contentType))
         for media in before {
             guard let newMedia = afterByType[media.contentType] else {
@@ -199,8 +224,11 @@ struct DiffRun {
         }
     }
 
-    private mutating func compareResponses(_ a: Operation, _ b: Operation, _ comparator: inout SchemaComparator) {
-        let afterByCode = Dictionary(b.responses.map { ($0.statusCode, $0) }, uniquingKeysWith: { first, _ in first })
+    private mutating func compareResponses(
+        _ a: Operation, _ b: Operation, _ comparator: inout SchemaComparator
+    ) {
+        let afterByCode = Dictionary(
+            b.responses.map { ($0.statusCode, $0) }, uniquingKeysWith: { first, _ in first })
         let beforeCodes = Set(a.responses.map(\.statusCode))
         let pointerA = a.location.pointer + "/responses/"
         let pointerB = b.location.pointer + "/responses/"
@@ -213,7 +241,8 @@ struct DiffRun {
             }
             let code = escapePointerToken(response.statusCode)
             compareContent(
-                response.content, newResponse.content, pointerA + code + "/content", pointerB + code + "/content",
+                response.content, newResponse.content, pointerA + code + "/content",
+                pointerB + code + "/content",
                 .response, &comparator)
         }
         for response in b.responses where !beforeCodes.contains(response.statusCode) {
@@ -226,11 +255,14 @@ struct DiffRun {
     // MARK: Webhooks
 
     private mutating func compareWebhooks(_ comparator: inout SchemaComparator) {
-        let afterByName = Dictionary(new.document.webhooks.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let afterByName = Dictionary(
+            new.document.webhooks.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let beforeNames = Set(old.document.webhooks.map(\.name))
         for webhook in old.document.webhooks {
             guard let newWebhook = afterByName[webhook.name] else {
-                add("webhook-removed", webhook.location.pointer, .old, "webhook \(webhook.name) removed", .response)
+                add(
+                    "webhook-removed", webhook.location.pointer, .old, "webhook \(webhook.name) removed",
+                    .response)
                 continue
             }
             if let payloadA = webhook.payload, let payloadB = newWebhook.payload {
@@ -238,7 +270,8 @@ struct DiffRun {
             }
         }
         for webhook in new.document.webhooks where !beforeNames.contains(webhook.name) {
-            add("webhook-added", webhook.location.pointer, .new, "webhook \(webhook.name) added", .response)
+            add(
+                "webhook-added", webhook.location.pointer, .new, "webhook \(webhook.name) added", .response)
         }
     }
 
@@ -248,7 +281,9 @@ struct DiffRun {
     /// labels whose generated names changed.
     private mutating func compareSwiftNames() {
         for (name, _) in new.document.schemas {
-            guard let before = oldIndex.components[name], let after = newIndex.components[name], before != after else {
+            guard let before = oldIndex.components[name], let after = newIndex.components[name],
+                before != after
+            else {
                 continue
             }
             add(
@@ -259,7 +294,8 @@ struct DiffRun {
         for (pointer, before) in oldIndex.types.sorted(by: { $0.key < $1.key }) {
             guard let after = newIndex.types[pointer] else { continue }
             let isComponent =
-                pointer.hasPrefix(componentPrefix) && !pointer.dropFirst(componentPrefix.count).contains("/")
+                pointer.hasPrefix(componentPrefix)
+                && !pointer.dropFirst(componentPrefix.count).contains("/")
             if !isComponent, Self.lastComponent(before) != Self.lastComponent(after) {
                 add(
                     "swift-type-renamed", pointer, .new, "Swift type \(before) is now \(after)", [],
@@ -283,7 +319,8 @@ struct DiffRun {
             }
         }
         for (pointer, before) in oldIndex.properties.sorted(by: { $0.key < $1.key }) {
-            guard let after = newIndex.properties[pointer], Self.lastComponent(before) != Self.lastComponent(after)
+            guard let after = newIndex.properties[pointer],
+                Self.lastComponent(before) != Self.lastComponent(after)
             else { continue }
             add(
                 "swift-property-renamed", pointer, .new, "Swift property \(before) is now \(after)", [],
@@ -291,15 +328,19 @@ struct DiffRun {
         }
         for operation in new.document.operations {
             let key = SwiftNameIndex.operationKey(operation)
-            guard let before = oldIndex.operations[key], let after = newIndex.operations[key] else { continue }
+            guard let before = oldIndex.operations[key], let after = newIndex.operations[key] else {
+                continue
+            }
             let callBefore = SwiftNameIndex.call(before)
             let callAfter = SwiftNameIndex.call(after)
             if before.resourcePath != after.resourcePath || before.methodName != after.methodName {
                 add(
-                    "swift-method-renamed", operation.location.pointer, .new, "\(callBefore) is now \(callAfter)", [],
+                    "swift-method-renamed", operation.location.pointer, .new,
+                    "\(callBefore) is now \(callAfter)", [],
                     swiftDeclaration: "\(callBefore) → \(callAfter)")
             }
-            let labelsAfter = Dictionary(after.parameters.map { ($0.wireName, $0.name) }, uniquingKeysWith: { first, _ in first })
+            let labelsAfter = Dictionary(
+                after.parameters.map { ($0.wireName, $0.name) }, uniquingKeysWith: { first, _ in first })
             for parameter in before.parameters {
                 guard let label = labelsAfter[parameter.wireName], label != parameter.name else { continue }
                 add(

@@ -44,7 +44,9 @@ public enum DiffTool {
         var overridesPath = "Spec/overrides.json"
         var remaining = arguments[...]
         while let word = remaining.popFirst() {
-            if word == "--help" || word == "-h" { return Outcome(status: 0, output: usage + "\n" + ruleList(), errorOutput: "") }
+            if word == "--help" || word == "-h" {
+                return Outcome(status: 0, output: usage + "\n" + ruleList(), errorOutput: "")
+            }
             guard word.hasPrefix("--") else {
                 files.append(word)
                 continue
@@ -52,7 +54,9 @@ public enum DiffTool {
             guard let value = remaining.popFirst() else { return usageError("missing value for \(word)") }
             switch word {
             case "--format":
-                guard let parsed = SpecDiffReport.Format(rawValue: value) else { return usageError("invalid --format \(value)") }
+                guard let parsed = SpecDiffReport.Format(rawValue: value) else {
+                    return usageError("invalid --format \(value)")
+                }
                 format = parsed
             case "--fail-on":
                 switch value {
@@ -65,10 +69,13 @@ public enum DiffTool {
             case "--severity":
                 let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let severity = ChangeSeverity(rawValue: parts[1]) else {
-                    return usageError("invalid --severity \(value): expected KIND[@AUDIENCE]=info|warning|breaking")
+                    return usageError(
+                        "invalid --severity \(value): expected KIND[@AUDIENCE]=info|warning|breaking")
                 }
                 let kind = parts[0].split(separator: "@").first.map(String.init) ?? ""
-                guard DiffRule.byKind[kind] != nil else { return usageError("unknown change kind \(kind) in --severity") }
+                guard DiffRule.byKind[kind] != nil else {
+                    return usageError("unknown change kind \(kind) in --severity")
+                }
                 severityOverrides[parts[0]] = severity
             case "--overrides":
                 overridesPath = value
@@ -90,10 +97,12 @@ public enum DiffTool {
         } catch {
             return Outcome(status: 1, output: "", errorOutput: "\(overridesPath): \(error)\n")
         }
-        let differ = SpecDiffer(configuration: DiffConfiguration(severityOverrides: severityOverrides, overrides: overrides))
+        let differ = SpecDiffer(
+            configuration: DiffConfiguration(severityOverrides: severityOverrides, overrides: overrides))
         let report: SpecDiffReport
         do {
-            report = try differ.diff(oldBytes: specs[0], oldFile: files[0], newBytes: specs[1], newFile: files[1])
+            report = try differ.diff(
+                oldBytes: specs[0], oldFile: files[0], newBytes: specs[1], newFile: files[1])
         } catch {
             return Outcome(status: 1, output: "", errorOutput: "\(error)\n")
         }
@@ -105,7 +114,8 @@ public enum DiffTool {
     public static func ruleList() -> String {
         var lines = ["", "rules (kind: wire-request / wire-response / swift):"]
         for rule in DiffRule.catalogue {
-            let verdicts = [rule.request, rule.response, rule.swift].map { $0?.rawValue ?? "-" }.joined(separator: " / ")
+            let verdicts = [rule.request, rule.response, rule.swift].map { $0?.rawValue ?? "-" }.joined(
+                separator: " / ")
             lines.append("  \(rule.kind): \(verdicts) — \(rule.summary)")
         }
         return lines.joined(separator: "\n") + "\n"
@@ -131,7 +141,11 @@ public enum DiffTool {
         }
         for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
             guard let entry = value as? [String: Any] else { continue }
-            overrides.schemas[pointer] = entry.compactMapValues { $0 as? String }
+            overrides.schemas[pointer] = entry.compactMapValues { value in
+                if let text = value as? String { return text }
+                if let list = value as? [String] { return list.joined(separator: ",") }
+                return nil
+            }
         }
         return overrides
     }

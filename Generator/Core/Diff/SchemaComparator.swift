@@ -28,17 +28,26 @@ struct SchemaComparator {
     mutating func fingerprint(_ schema: Schema) -> String { fingerprints.fingerprint(schema) }
 
     private mutating func emit(
-        _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String, _ directions: UsageDirections,
+        _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
+        _ directions: UsageDirections,
         swift: Bool = true
     ) {
         findings.append(
-            DiffFinding(kind: kind, pointer: pointer, side: side, message: message, directions: directions, swift: swift))
+            DiffFinding(
+                kind: kind, pointer: pointer, side: side, message: message, directions: directions,
+                swift: swift))
     }
 
     /// Compares `a` (old) with `b` (new). `required` gives the old and new `required` status when
     /// the schemas are an object property (the Swift type is optional when not required or nullable).
-    mutating func compare(_ a: Schema, _ b: Schema, _ directions: UsageDirections, required: (Bool, Bool)? = nil) {
-        guard visited.insert(VisitKey(old: ObjectIdentifier(a), new: ObjectIdentifier(b), directions: directions.rawValue))
+    mutating func compare(
+        _ a: Schema, _ b: Schema, _ directions: UsageDirections, required: (Bool, Bool)? = nil
+    ) {
+        guard
+            visited.insert(
+                VisitKey(
+                    old: ObjectIdentifier(a), new: ObjectIdentifier(b), directions: directions.rawValue)
+            )
             .inserted
         else { return }
         var sa = SchemaShape(a)
@@ -55,11 +64,14 @@ struct SchemaComparator {
             let kindA = targetA.map { Self.kindName(SchemaShape($0)) } ?? "any"
             let kindB = targetB.map { Self.kindName(SchemaShape($0)) } ?? "any"
             if kindA != kindB {
-                emit("type-changed", pointer, .new, "now `$ref` \(rb) (\(kindB)) instead of `$ref` \(ra) (\(kindA))", directions)
+                emit(
+                    "type-changed", pointer, .new,
+                    "now `$ref` \(rb) (\(kindB)) instead of `$ref` \(ra) (\(kindA))", directions)
             } else {
                 emit(
                     "ref-changed", pointer, .new,
-                    "now `$ref` \(rb) instead of `$ref` \(ra)\(sameShape ? " (same shape)" : "")", sameShape ? [] : directions)
+                    "now `$ref` \(rb) instead of `$ref` \(ra)\(sameShape ? " (same shape)" : "")",
+                    sameShape ? [] : directions)
             }
             return
         }
@@ -88,14 +100,16 @@ struct SchemaComparator {
     }
 
     private mutating func compareNullability(
-        _ before: Bool, _ after: Bool, _ pointer: String, _ directions: UsageDirections, _ required: (Bool, Bool)?
+        _ before: Bool, _ after: Bool, _ pointer: String, _ directions: UsageDirections,
+        _ required: (Bool, Bool)?
     ) {
         guard before != after else { return }
         let optionalBefore = required.map { !$0.0 || before } ?? before
         let optionalAfter = required.map { !$0.1 || after } ?? after
         emit(
             after ? "became-nullable" : "became-non-nullable", pointer, .new,
-            after ? "may now be null" : "may no longer be null", directions, swift: optionalBefore != optionalAfter)
+            after ? "may now be null" : "may no longer be null", directions,
+            swift: optionalBefore != optionalAfter)
     }
 
     static func kindName(_ shape: SchemaShape) -> String {
@@ -122,7 +136,8 @@ struct SchemaComparator {
         }
         if a.format != b.format {
             emit(
-                "format-changed", pointer, .new, "format changed from \(a.format ?? "none") to \(b.format ?? "none")",
+                "format-changed", pointer, .new,
+                "format changed from \(a.format ?? "none") to \(b.format ?? "none")",
                 directions, swift: (a.format == "binary") != (b.format == "binary"))
         }
         compareEnums(sa, sb, directions)
@@ -138,14 +153,17 @@ struct SchemaComparator {
             compare(valueA, valueB, directions)
         case (.schema, _), (_, .schema), (.allowed(false), .absent), (.allowed(false), .allowed(true)),
             (.absent, .allowed(false)), (.allowed(true), .allowed(false)):
-            emit("additional-properties-changed", pointer, .new, "additionalProperties changed", directions)
+            emit(
+                "additional-properties-changed", pointer, .new, "additionalProperties changed", directions)
         default:
             break
         }
         matchMembers(sa.variants, sb.variants, directions, union: true, pointer: pointer)
     }
 
-    private mutating func compareEnums(_ sa: SchemaShape, _ sb: SchemaShape, _ directions: UsageDirections) {
+    private mutating func compareEnums(
+        _ sa: SchemaShape, _ sb: SchemaShape, _ directions: UsageDirections
+    ) {
         let pointer = sb.schema.location.pointer
         switch (sa.enumValues, sb.enumValues) {
         case (let before?, let after?):
@@ -157,7 +175,9 @@ struct SchemaComparator {
                     "enum value \(ShapeFingerprinter.text(value)) removed", directions)
             }
             for value in after where !beforeSet.contains(value) {
-                emit("enum-value-added", pointer, .new, "enum value \(ShapeFingerprinter.text(value)) added", directions)
+                emit(
+                    "enum-value-added", pointer, .new, "enum value \(ShapeFingerprinter.text(value)) added",
+                    directions)
             }
         case (.some, nil):
             emit("enum-constraint-removed", pointer, .new, "no longer restricted to an enum", directions)
@@ -177,9 +197,12 @@ struct SchemaComparator {
 
     /// The properties of `schema` and of its `allOf` members, with `required` merged.
     static func effectiveProperties(
-        _ schema: Schema, origin: String?, in document: OpenAPIDocument, rename: (String) -> String, depth: Int = 0
+        _ schema: Schema, origin: String?, in document: OpenAPIDocument, rename: (String) -> String,
+        depth: Int = 0
     ) -> (properties: [EffectiveProperty], required: Set<String>, origins: Set<String>) {
-        var properties = schema.properties.map { EffectiveProperty(name: $0.name, schema: $0.schema, origin: origin) }
+        var properties = schema.properties.map {
+            EffectiveProperty(name: $0.name, schema: $0.schema, origin: origin)
+        }
         var required = Set(schema.required)
         var origins: Set<String> = origin.map { [$0] } ?? []
         guard depth < 8 else { return (properties, required, origins) }
@@ -190,7 +213,8 @@ struct SchemaComparator {
                 target = resolved
                 memberOrigin = rename(ref)
             }
-            let inner = effectiveProperties(target, origin: memberOrigin, in: document, rename: rename, depth: depth + 1)
+            let inner = effectiveProperties(
+                target, origin: memberOrigin, in: document, rename: rename, depth: depth + 1)
             let known = Set(properties.map(\.name))
             properties += inner.properties.filter { !known.contains($0.name) }
             required.formUnion(inner.required)
@@ -208,14 +232,17 @@ struct SchemaComparator {
         let flatA = Self.effectiveProperties(a, origin: origins.0, in: old) { renames[$0] ?? $0 }
         let flatB = Self.effectiveProperties(b, origin: origins.1, in: new) { $0 }
         guard !flatA.properties.isEmpty || !flatB.properties.isEmpty else { return }
-        let newByName = Dictionary(flatB.properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newByName = Dictionary(
+            flatB.properties.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let oldNames = Set(flatA.properties.map(\.name))
         for propertyA in flatA.properties {
             let name = propertyA.name
             let schemaA = propertyA.schema
             guard let propertyB = newByName[name] else {
                 if let origin = propertyA.origin, flatB.origins.contains(origin) { continue }
-                emit("property-removed", schemaA.location.pointer, .old, "property `\(name)` removed", directions)
+                emit(
+                    "property-removed", schemaA.location.pointer, .old, "property `\(name)` removed",
+                    directions)
                 continue
             }
             if propertyA.origin != nil, propertyA.origin == propertyB.origin { continue }
@@ -237,20 +264,27 @@ struct SchemaComparator {
             if let origin = propertyB.origin, flatA.origins.contains(origin) { continue }
             let isRequired = flatB.required.contains(propertyB.name)
             emit(
-                isRequired ? "required-property-added" : "property-added", propertyB.schema.location.pointer, .new,
+                isRequired ? "required-property-added" : "property-added",
+                propertyB.schema.location.pointer, .new,
                 "\(isRequired ? "required " : "")property `\(propertyB.name)` added", directions)
         }
     }
 
     /// The discriminating constant of a variant: its `type` (or `event`, `object`) property's
     /// `const` or single-value `enum`, following a `$ref`.
-    private func discriminatorValue(_ schema: Schema, in document: OpenAPIDocument, depth: Int = 0) -> String? {
+    private func discriminatorValue(_ schema: Schema, in document: OpenAPIDocument, depth: Int = 0)
+        -> String?
+    {
         guard depth < 6 else { return nil }
         let target = schema.ref.flatMap { document.schema(named: $0) } ?? schema
         for key in ["type", "event", "object"] {
-            guard let property = target.properties.first(where: { $0.name == key })?.schema else { continue }
+            guard let property = target.properties.first(where: { $0.name == key })?.schema else {
+                continue
+            }
             if let value = property.constValue?.string { return key + "=" + value }
-            if let values = property.enumValues, values.count == 1, let value = values[0].string { return key + "=" + value }
+            if let values = property.enumValues, values.count == 1, let value = values[0].string {
+                return key + "=" + value
+            }
         }
         for member in target.allOf {
             if let value = discriminatorValue(member, in: document, depth: depth + 1) { return value }
@@ -263,7 +297,9 @@ struct SchemaComparator {
     private func pureUnionTarget(_ schema: Schema, in document: OpenAPIDocument) -> [Schema]? {
         guard let ref = schema.ref, let target = document.schema(named: ref) else { return nil }
         let shape = SchemaShape(target)
-        guard shape.schema === target, target.properties.isEmpty, target.allOf.isEmpty, !shape.variants.isEmpty else {
+        guard shape.schema === target, target.properties.isEmpty, target.allOf.isEmpty,
+            !shape.variants.isEmpty
+        else {
             return nil
         }
         return shape.variants
@@ -278,7 +314,8 @@ struct SchemaComparator {
     /// Matches union variants (or allOf members) by `$ref` name, then by discriminating constant,
     /// then by shape; compares the matched pairs and reports the rest as added or removed.
     private mutating func matchMembers(
-        _ originalBefore: [Schema], _ originalAfter: [Schema], _ directions: UsageDirections, union: Bool, pointer: String
+        _ originalBefore: [Schema], _ originalAfter: [Schema], _ directions: UsageDirections,
+        union: Bool, pointer: String
     ) {
         guard !originalBefore.isEmpty || !originalAfter.isEmpty else { return }
         var before = originalBefore
@@ -288,7 +325,9 @@ struct SchemaComparator {
         var pairs: [(Int, Int)] = []
         func pass(_ keyOld: (Schema) -> String?, _ keyNew: (Schema) -> String?) {
             var byKey: [String: [Int]] = [:]
-            for index in unmatchedNew { if let key = keyNew(after[index]) { byKey[key, default: []].append(index) } }
+            for index in unmatchedNew {
+                if let key = keyNew(after[index]) { byKey[key, default: []].append(index) }
+            }
             var remaining: [Int] = []
             for index in unmatchedOld {
                 if let key = keyOld(before[index]), var candidates = byKey[key], !candidates.isEmpty {
@@ -315,7 +354,8 @@ struct SchemaComparator {
                     guard let variants = pureUnionTarget(before[index], in: old) else { continue }
                     emit(
                         "union-variant-removed", before[index].location.pointer, .old,
-                        "variant `$ref` \(before[index].ref!) flattened into its \(variants.count) variants", [])
+                        "variant `$ref` \(before[index].ref!) flattened into its \(variants.count) variants", []
+                    )
                     unmatchedOld.removeAll { $0 == index }
                     unmatchedOld += before.count..<(before.count + variants.count)
                     before += variants
@@ -339,19 +379,24 @@ struct SchemaComparator {
         var fingerprintsOld: [Int: String] = [:]
         var fingerprintsNew: [Int: String] = [:]
         for index in unmatchedOld {
-            fingerprintsOld[index] = fingerprint(before[index].ref.flatMap { old.schema(named: $0) } ?? before[index])
+            fingerprintsOld[index] = fingerprint(
+                before[index].ref.flatMap { old.schema(named: $0) } ?? before[index])
         }
         for index in unmatchedNew {
-            fingerprintsNew[index] = fingerprint(after[index].ref.flatMap { new.schema(named: $0) } ?? after[index])
+            fingerprintsNew[index] = fingerprint(
+                after[index].ref.flatMap { new.schema(named: $0) } ?? after[index])
         }
-        let byIdentityOld = Dictionary(uniqueKeysWithValues: unmatchedOld.map { (ObjectIdentifier(before[$0]), $0) })
-        let byIdentityNew = Dictionary(uniqueKeysWithValues: unmatchedNew.map { (ObjectIdentifier(after[$0]), $0) })
+        let byIdentityOld = Dictionary(
+            uniqueKeysWithValues: unmatchedOld.map { (ObjectIdentifier(before[$0]), $0) })
+        let byIdentityNew = Dictionary(
+            uniqueKeysWithValues: unmatchedNew.map { (ObjectIdentifier(after[$0]), $0) })
         pass(
             { byIdentityOld[ObjectIdentifier($0)].flatMap { fingerprintsOld[$0] } },
             { byIdentityNew[ObjectIdentifier($0)].flatMap { fingerprintsNew[$0] } })
         // The same number of inline members left on both sides: compare them in order.
         if !unmatchedOld.isEmpty, unmatchedOld.count == unmatchedNew.count,
-            unmatchedOld.allSatisfy({ before[$0].ref == nil }), unmatchedNew.allSatisfy({ after[$0].ref == nil })
+            unmatchedOld.allSatisfy({ before[$0].ref == nil }),
+            unmatchedNew.allSatisfy({ after[$0].ref == nil })
         {
             pairs.append(contentsOf: zip(unmatchedOld, unmatchedNew).map { ($0, $1) })
             unmatchedOld = []

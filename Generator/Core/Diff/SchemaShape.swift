@@ -80,22 +80,32 @@ struct ShapeFingerprinter {
             let inner = shape.schema
             if !shape.types.isEmpty { parts.append("t:" + shape.types.sorted().joined(separator: "|")) }
             if let format = inner.format { parts.append("f:" + format) }
-            if let values = shape.enumValues { parts.append("e:" + values.map(Self.text).sorted().joined(separator: ",")) }
+            if let values = shape.enumValues {
+                parts.append("e:" + values.map(Self.text).sorted().joined(separator: ","))
+            }
             if let value = inner.constValue { parts.append("c:" + Self.text(value)) }
             if !inner.properties.isEmpty {
-                let properties = inner.properties.map { "\($0.name)=\(fingerprint($0.schema, depth: depth + 1))" }
+                let properties = inner.properties.map {
+                    "\($0.name)=\(fingerprint($0.schema, depth: depth + 1))"
+                }
                 parts.append("p{" + properties.sorted().joined(separator: ";") + "}")
             }
-            if !inner.required.isEmpty { parts.append("r:" + Set(inner.required).sorted().joined(separator: ",")) }
+            if !inner.required.isEmpty {
+                parts.append("r:" + Set(inner.required).sorted().joined(separator: ","))
+            }
             if let items = inner.items { parts.append("i(" + fingerprint(items, depth: depth + 1) + ")") }
             if case .schema(let value) = inner.additionalProperties {
                 parts.append("a(" + fingerprint(value, depth: depth + 1) + ")")
             }
             if !shape.variants.isEmpty {
-                parts.append("u[" + shape.variants.map { fingerprint($0, depth: depth + 1) }.sorted().joined(separator: "|") + "]")
+                parts.append(
+                    "u["
+                        + shape.variants.map { fingerprint($0, depth: depth + 1) }.sorted().joined(
+                            separator: "|") + "]")
             }
             if !inner.allOf.isEmpty {
-                parts.append("&[" + inner.allOf.map { fingerprint($0, depth: depth + 1) }.joined(separator: "|") + "]")
+                parts.append(
+                    "&[" + inner.allOf.map { fingerprint($0, depth: depth + 1) }.joined(separator: "|") + "]")
             }
         }
         let result = parts.joined(separator: " ")

@@ -46,10 +46,14 @@ enum SchemaUsage {
                 if let schema = media.schema { collect(schema, into: &requestRoots) }
             }
             for response in operation.responses {
-                for media in response.content { if let schema = media.schema { collect(schema, into: &responseRoots) } }
+                for media in response.content {
+                    if let schema = media.schema { collect(schema, into: &responseRoots) }
+                }
             }
         }
-        for webhook in document.webhooks { if let payload = webhook.payload { collect(payload, into: &responseRoots) } }
+        for webhook in document.webhooks {
+            if let payload = webhook.payload { collect(payload, into: &responseRoots) }
+        }
         mark(requestRoots, .request)
         mark(responseRoots, .response)
         var orphans: (request: Set<String>, response: Set<String>) = ([], [])

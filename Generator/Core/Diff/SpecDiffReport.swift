@@ -98,13 +98,17 @@ public struct SpecDiffReport: Sendable {
     }
 
     static func verdicts(_ change: SpecChange) -> String {
-        change.judgements.map { "\($0.audience.rawValue): \($0.severity.rawValue)" }.joined(separator: ", ")
+        change.judgements.map { "\($0.audience.rawValue): \($0.severity.rawValue)" }.joined(
+            separator: ", ")
     }
 
     private func renderText() -> String {
-        var lines = ["openai-generator diff \(oldFile) → \(newFile)", "changes: \(changes.count); \(summaryLine)"]
+        var lines = [
+            "openai-generator diff \(oldFile) → \(newFile)", "changes: \(changes.count); \(summaryLine)",
+        ]
         for change in changes {
-            var line = "\(change.severity.rawValue.uppercased()) \(change.kind) \(change.pointer): \(change.message)"
+            var line =
+                "\(change.severity.rawValue.uppercased()) \(change.kind) \(change.pointer): \(change.message)"
             if let swift = change.swiftDeclaration { line += " [Swift: \(swift)]" }
             if !change.judgements.isEmpty { line += " {\(Self.verdicts(change))}" }
             lines.append(line)
@@ -128,9 +132,11 @@ public struct SpecDiffReport: Sendable {
         }
         lines += ["| Area | Breaking | Warning | Info |", "|---|---:|---:|---:|"]
         for (area, areaCounts) in countsByArea {
-            lines.append("| \(area) | \(areaCounts.breaking) | \(areaCounts.warning) | \(areaCounts.info) |")
+            lines.append(
+                "| \(area) | \(areaCounts.breaking) | \(areaCounts.warning) | \(areaCounts.info) |")
         }
-        lines.append("| **Total** | **\(counts.breaking)** | **\(counts.warning)** | **\(counts.info)** |")
+        lines.append(
+            "| **Total** | **\(counts.breaking)** | **\(counts.warning)** | **\(counts.info)** |")
         lines += [
             "",
             "Breaking is judged for the wire (JSON the caller sends: `wire-request`; JSON the caller reads: "
@@ -139,9 +145,14 @@ public struct SpecDiffReport: Sendable {
         for severity in ChangeSeverity.allCases.reversed() {
             let group = changes.filter { $0.severity == severity }
             guard !group.isEmpty else { continue }
-            lines += ["", "<details\(severity == .breaking ? " open" : "")><summary>\(Self.title(severity)) (\(group.count))</summary>", ""]
+            lines += [
+                "",
+                "<details\(severity == .breaking ? " open" : "")><summary>\(Self.title(severity)) (\(group.count))</summary>",
+                "",
+            ]
             for change in group {
-                var line = "- **\(change.area)** `\(change.kind)` \(Self.escape(change.message)) — `\(change.pointer)`"
+                var line =
+                    "- **\(change.area)** `\(change.kind)` \(Self.escape(change.message)) — `\(change.pointer)`"
                 if let swift = change.swiftDeclaration { line += " — Swift `\(swift)`" }
                 if !change.judgements.isEmpty { line += " (\(Self.verdicts(change)))" }
                 lines.append(line)
@@ -184,7 +195,9 @@ public struct SpecDiffReport: Sendable {
                 try container.encode(judgements, forKey: .judgements)
             }
 
-            enum CodingKeys: String, CodingKey { case kind, pointer, severity, message, area, swift, judgements }
+            enum CodingKeys: String, CodingKey {
+                case kind, pointer, severity, message, area, swift, judgements
+            }
         }
 
         struct Summary: Encodable {
@@ -205,7 +218,9 @@ public struct SpecDiffReport: Sendable {
         let counts = counts
         var byArea: [String: [String: Int]] = [:]
         for (area, areaCounts) in countsByArea {
-            byArea[area] = ["breaking": areaCounts.breaking, "warning": areaCounts.warning, "info": areaCounts.info]
+            byArea[area] = [
+                "breaking": areaCounts.breaking, "warning": areaCounts.warning, "info": areaCounts.info,
+            ]
         }
         let report = JSONReport(
             old: oldFile, new: newFile,

@@ -25,14 +25,18 @@ public struct SpecDiffer: Sendable {
     /// - Returns: The report.
     /// - Throws: ``OpenAPIError`` when either spec cannot be read (invalid YAML, not OpenAPI 3.x,
     ///   dangling `$ref`).
-    public func diff(oldBytes: [UInt8], oldFile: String, newBytes: [UInt8], newFile: String) throws -> SpecDiffReport {
+    public func diff(oldBytes: [UInt8], oldFile: String, newBytes: [UInt8], newFile: String) throws
+        -> SpecDiffReport
+    {
         let overrides = configuration.overrides
         let box = ResultBox()
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             let result = Result {
                 let loader = OpenAPILoader(schemaOverrides: overrides.schemas)
-                let document = try loader.load(index == 0 ? oldBytes : newBytes, file: index == 0 ? oldFile : newFile)
-                return TranslatedSpec(document: document, model: Translator().translate(document, overrides: overrides).model)
+                let document = try loader.load(
+                    index == 0 ? oldBytes : newBytes, file: index == 0 ? oldFile : newFile)
+                return TranslatedSpec(
+                    document: document, model: Translator().translate(document, overrides: overrides).model)
             }
             box.set(index, result)
         }
@@ -49,8 +53,10 @@ public struct SpecDiffer: Sendable {
     public func diff(old: OpenAPIDocument, new: OpenAPIDocument) -> SpecDiffReport {
         let overrides = configuration.overrides
         return compare(
-            old: TranslatedSpec(document: old, model: Translator().translate(old, overrides: overrides).model),
-            new: TranslatedSpec(document: new, model: Translator().translate(new, overrides: overrides).model))
+            old: TranslatedSpec(
+                document: old, model: Translator().translate(old, overrides: overrides).model),
+            new: TranslatedSpec(
+                document: new, model: Translator().translate(new, overrides: overrides).model))
     }
 
     func compare(old: TranslatedSpec, new: TranslatedSpec) -> SpecDiffReport {

@@ -25,18 +25,24 @@ struct SwiftNameIndex {
     init(model: APIModel, document: OpenAPIDocument) {
         for top in model.declarations {
             var prefix = ""
-            if top.area.hasPrefix("Resource:") { prefix = String(top.area.dropFirst("Resource:".count)) + "." }
+            if top.area.hasPrefix("Resource:") {
+                prefix = String(top.area.dropFirst("Resource:".count)) + "."
+            }
             add(top.declaration, prefix: prefix)
-            if let schemaName = top.schemaName, !top.area.hasPrefix("Resource:"), componentAreas[schemaName] == nil {
+            if let schemaName = top.schemaName, !top.area.hasPrefix("Resource:"),
+                componentAreas[schemaName] == nil
+            {
                 componentAreas[schemaName] = top.area
             }
             if let schemaName = top.schemaName, components[schemaName] == nil,
-                top.declaration.documentation.remark == "#/components/schemas/" + escapePointerToken(schemaName)
+                top.declaration.documentation.remark == "#/components/schemas/"
+                    + escapePointerToken(schemaName)
             {
                 components[schemaName] = prefix + top.declaration.name
             }
         }
-        let byID = Dictionary(model.operations.map { ($0.operationID, $0) }, uniquingKeysWith: { first, _ in first })
+        let byID = Dictionary(
+            model.operations.map { ($0.operationID, $0) }, uniquingKeysWith: { first, _ in first })
         for operation in document.operations {
             let operationID = operation.operationID ?? "\(operation.method)\(operation.path)"
             guard let decl = byID[operationID] else { continue }
@@ -58,7 +64,8 @@ struct SwiftNameIndex {
     static func call(_ decl: OperationDecl) -> String {
         let labels = decl.parameters.map { $0.name + ":" }.joined()
         let body = decl.bodies.isEmpty ? "" : "_:"
-        return "client." + (decl.resourcePath + [decl.methodName]).joined(separator: ".") + "(" + labels + body + ")"
+        return "client." + (decl.resourcePath + [decl.methodName]).joined(separator: ".") + "(" + labels
+            + body + ")"
     }
 
     private mutating func add(_ declaration: Declaration, prefix: String) {
@@ -77,7 +84,8 @@ struct SwiftNameIndex {
             unionCases[path] = cases
             for nested in decl.nested { add(nested, prefix: path + ".") }
         case .openEnum(let decl):
-            enumCases[path] = Dictionary(decl.values.map { ($0.rawValue, $0.name) }, uniquingKeysWith: { first, _ in first })
+            enumCases[path] = Dictionary(
+                decl.values.map { ($0.rawValue, $0.name) }, uniquingKeysWith: { first, _ in first })
         case .alias:
             break
         }
@@ -87,7 +95,8 @@ struct SwiftNameIndex {
     func area(at pointer: String) -> String {
         let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false)
         if tokens.count >= 4, tokens[1] == "components", tokens[2] == "schemas" {
-            let name = tokens[3].replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+            let name = tokens[3].replacingOccurrences(of: "~1", with: "/").replacingOccurrences(
+                of: "~0", with: "~")
             return componentAreas[name] ?? "Other"
         }
         if tokens.count >= 4, tokens[1] == "paths" {

@@ -223,7 +223,10 @@ struct DeclarationRenderer {
             notes.append("Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.")
         }
         printer.documentation(decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.", extra: notes)
-        printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): Codable, Hashable, Sendable") { body in
+        // A union with a plain string case can be written as a string literal (`content: "Hi"`).
+        let stringCase = decl.cases.first { $0.type == .string }
+        let conformances = stringCase == nil ? "Codable, Hashable, Sendable" : "Codable, Hashable, Sendable, ExpressibleByStringLiteral"
+        printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): \(conformances)") { body in
             for unionCase in decl.cases {
                 let summary = CodePrinter.commentLines(unionCase.documentation).first
                 var text = summary ?? ""
@@ -237,6 +240,11 @@ struct DeclarationRenderer {
             body.line("/// A variant this SDK does not know, kept as its raw JSON.")
             body.line("case unknown(JSONValue)")
             body.line()
+            if let stringCase {
+                body.line("/// Creates the ``\(Naming.unescaped(stringCase.name))(_:)`` case from a string literal.")
+                body.line("\(access) init(stringLiteral value: Swift.String) { self = .\(stringCase.name)(value) }")
+                body.line()
+            }
             body.block("\(access) init(from decoder: any Decoder) throws") { method in
                 let dispatched = decl.cases.filter { !$0.discriminatorValues.isEmpty }
                 let tried = decl.cases.filter { $0.discriminatorValues.isEmpty }

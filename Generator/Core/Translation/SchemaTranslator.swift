@@ -532,7 +532,7 @@ struct SchemaTranslator {
                 var stripped = String(refName.dropFirst(prefix.count))
                 if stripped.isEmpty || stripped.first!.isNumber { stripped = refName }
                 base = stripped
-            } else if let title = branch.title,
+            } else if let title = branch.title, !["string", "integer", "number", "bool"].contains(kind(branch)),
                 !["string", "array", "integer", "number", "boolean", "object"].contains(title.lowercased())
             {
                 base = title

@@ -559,7 +559,7 @@ public struct AssistantToolsFunction: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsApiResponseFormatOption`.
-public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable {
+public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     /// `auto` is the default value
     case string(Swift.String)
     /// Default response format. Used to generate text responses.
@@ -570,6 +570,9 @@ public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable {
     case responseFormatJSONSchema(ResponseFormatJSONSchema)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
 
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
@@ -1378,17 +1381,20 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The text contents of the message.
-        case textContent(Swift.String)
+        case string(Swift.String)
         /// An array of content parts with a defined type, each can be of type `text` or images can be passed with `image_url` or `image_file`. Image types are only supported on [Vision-compatible models](/docs/models).
         case arrayOfContentParts([CreateMessageRequest.ContentValue.ArrayOfContentPart])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textContent(value)
+                self = .string(value)
                 return
             }
             if let value = try? [CreateMessageRequest.ContentValue.ArrayOfContentPart](from: decoder) {
@@ -1400,7 +1406,7 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textContent(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .arrayOfContentParts(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }

@@ -413,12 +413,15 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/chunking_strategy/anyOf/0`.
-    public enum ChunkingStrategy: Codable, Hashable, Sendable {
+    public enum ChunkingStrategy: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// Automatically set chunking parameters based on the audio. Must be set to `"auto"`.
         case string(Swift.String)
         case vadConfig(VadConfig)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {

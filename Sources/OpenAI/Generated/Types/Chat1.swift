@@ -1400,17 +1400,20 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/content/anyOf/0`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
-        case textContent(Swift.String)
+        case string(Swift.String)
         /// An array of content parts with a defined type. Can be one or more of type `text`, or exactly one of type `refusal`.
         case arrayOfContentParts([ChatCompletionRequestAssistantMessageContentPart])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textContent(value)
+                self = .string(value)
                 return
             }
             if let value = try? [ChatCompletionRequestAssistantMessageContentPart](from: decoder) {
@@ -1422,7 +1425,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textContent(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .arrayOfContentParts(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -1585,17 +1588,20 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestDeveloperMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The contents of the developer message.
-        case textContent(Swift.String)
+        case string(Swift.String)
         /// An array of content parts with a defined type. For developer messages, only type `text` is supported.
         case arrayOfContentParts([ChatCompletionRequestMessageContentPartText])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textContent(value)
+                self = .string(value)
                 return
             }
             if let value = try? [ChatCompletionRequestMessageContentPartText](from: decoder) {
@@ -1607,7 +1613,7 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textContent(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .arrayOfContentParts(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -2124,17 +2130,20 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestSystemMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The contents of the system message.
-        case textContent(Swift.String)
+        case string(Swift.String)
         /// An array of content parts with a defined type. For system messages, only type `text` is supported.
         case arrayOfContentParts([ChatCompletionRequestSystemMessageContentPart])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textContent(value)
+                self = .string(value)
                 return
             }
             if let value = try? [ChatCompletionRequestSystemMessageContentPart](from: decoder) {
@@ -2146,7 +2155,7 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textContent(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .arrayOfContentParts(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -2204,17 +2213,20 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestToolMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The contents of the tool message.
-        case textContent(Swift.String)
+        case string(Swift.String)
         /// An array of content parts with a defined type. For tool messages, only type `text` is supported.
         case arrayOfContentParts([ChatCompletionRequestToolMessageContentPart])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textContent(value)
+                self = .string(value)
                 return
             }
             if let value = try? [ChatCompletionRequestToolMessageContentPart](from: decoder) {
@@ -2226,7 +2238,7 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textContent(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .arrayOfContentParts(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -2285,17 +2297,20 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The text contents of the message.
-        case textContent(Swift.String)
+        case string(Swift.String)
         /// An array of content parts with a defined type. Supported options differ based on the [model](/docs/models) being used to generate the response. Can contain text, image, or audio inputs.
         case arrayOfContentParts([ChatCompletionRequestUserMessageContentPart])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textContent(value)
+                self = .string(value)
                 return
             }
             if let value = try? [ChatCompletionRequestUserMessageContentPart](from: decoder) {
@@ -2307,7 +2322,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textContent(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .arrayOfContentParts(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -2932,7 +2947,7 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
 /// - Remark: Generated from `#/components/schemas/ChatCompletionToolChoiceOption`.
 public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
     /// `none` means the model will not call any tool and instead generates a message. `auto` means the model can pick between generating a message or calling one or more tools. `required` means the model must call one or more tools.
-    case toolChoiceMode(ChatCompletionToolChoiceOption.ToolChoiceMode)
+    case string(ChatCompletionToolChoiceOption.StringValue)
     /// Constrains the tools available to the model to a pre-defined set.
     case chatCompletionAllowedToolsChoice(ChatCompletionAllowedToolsChoice)
     /// Specifies a tool the model should use. Use to force the model to call a specific function.
@@ -2943,8 +2958,8 @@ public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
     case unknown(JSONValue)
 
     public init(from decoder: any Decoder) throws {
-        if let value = try? ChatCompletionToolChoiceOption.ToolChoiceMode(from: decoder) {
-            self = .toolChoiceMode(value)
+        if let value = try? ChatCompletionToolChoiceOption.StringValue(from: decoder) {
+            self = .string(value)
             return
         }
         if let value = try? ChatCompletionAllowedToolsChoice(from: decoder) {
@@ -2964,7 +2979,7 @@ public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .toolChoiceMode(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
             case .chatCompletionAllowedToolsChoice(let value): try value.encode(to: encoder)
             case .chatCompletionNamedToolChoice(let value): try value.encode(to: encoder)
             case .chatCompletionNamedToolChoiceCustom(let value): try value.encode(to: encoder)
@@ -2977,7 +2992,7 @@ public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionToolChoiceOption/oneOf/0`.
-    public struct ToolChoiceMode: OpenEnum {
+    public struct StringValue: OpenEnum {
         public var rawValue: Swift.String
 
         public init(rawValue: Swift.String) { self.rawValue = rawValue }

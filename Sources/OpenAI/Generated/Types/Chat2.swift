@@ -519,17 +519,20 @@ public struct PredictionContent: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/PredictionContent/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The content used for a Predicted Output. This is often the
-        case textContent(Swift.String)
+        case string(Swift.String)
         /// An array of content parts with a defined type. Supported options differ based on the [model](/docs/models) being used to generate the response. Can contain text inputs.
         case arrayOfContentParts([ChatCompletionRequestMessageContentPartText])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textContent(value)
+                self = .string(value)
                 return
             }
             if let value = try? [ChatCompletionRequestMessageContentPartText](from: decoder) {
@@ -541,7 +544,7 @@ public struct PredictionContent: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textContent(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .arrayOfContentParts(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }

@@ -225,13 +225,16 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest/properties/prompt`.
-    public enum PromptValue: Codable, Hashable, Sendable {
+    public enum PromptValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         case integers([Swift.Int])
         case integerArrays([[Swift.Int]])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {

@@ -69,7 +69,7 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/input`.
-    public enum Input: Codable, Hashable, Sendable {
+    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The string that will be turned into an embedding.
         case string(Swift.String)
         /// The array of strings that will be turned into an embedding.
@@ -80,6 +80,9 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         case integerArrays([[Swift.Int]])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {

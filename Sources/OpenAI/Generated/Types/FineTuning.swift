@@ -235,11 +235,14 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters/properties/batch_size`.
-        public enum BatchSize: Codable, Hashable, Sendable {
+        public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
 
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
@@ -268,11 +271,14 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters/properties/learning_rate_multiplier`.
-        public enum LearningRateMultiplier: Codable, Hashable, Sendable {
+        public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
 
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
@@ -301,11 +307,14 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters/properties/n_epochs`.
-        public enum NEpochs: Codable, Hashable, Sendable {
+        public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
 
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
@@ -547,17 +556,20 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/content/anyOf/0`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
-        case textContent(Swift.String)
+        case string(Swift.String)
         /// An array of content parts with a defined type. Can be one or more of type `text`, or exactly one of type `refusal`.
         case arrayOfContentParts([ChatCompletionRequestAssistantMessageContentPart])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textContent(value)
+                self = .string(value)
                 return
             }
             if let value = try? [ChatCompletionRequestAssistantMessageContentPart](from: decoder) {
@@ -569,7 +581,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textContent(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .arrayOfContentParts(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -712,11 +724,14 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/beta`.
-    public enum Beta: Codable, Hashable, Sendable {
+    public enum Beta: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -744,11 +759,14 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Hashable, Sendable {
+    public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -776,11 +794,14 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Hashable, Sendable {
+    public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -808,11 +829,14 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Hashable, Sendable {
+    public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1028,11 +1052,14 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Hashable, Sendable {
+    public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1060,11 +1087,14 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Hashable, Sendable {
+    public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1092,11 +1122,14 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Hashable, Sendable {
+    public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1147,11 +1180,14 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/compute_multiplier`.
-    public enum ComputeMultiplier: Codable, Hashable, Sendable {
+    public enum ComputeMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1179,11 +1215,14 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_interval`.
-    public enum EvalInterval: Codable, Hashable, Sendable {
+    public enum EvalInterval: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1211,11 +1250,14 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_samples`.
-    public enum EvalSamples: Codable, Hashable, Sendable {
+    public enum EvalSamples: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1379,11 +1421,14 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Hashable, Sendable {
+    public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1411,11 +1456,14 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Hashable, Sendable {
+    public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1443,11 +1491,14 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Hashable, Sendable {
+    public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1911,11 +1962,14 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/batch_size/anyOf/0`.
-        public enum BatchSize: Codable, Hashable, Sendable {
+        public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
 
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
@@ -1944,11 +1998,14 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/learning_rate_multiplier`.
-        public enum LearningRateMultiplier: Codable, Hashable, Sendable {
+        public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
 
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
@@ -1977,11 +2034,14 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/n_epochs`.
-        public enum NEpochs: Codable, Hashable, Sendable {
+        public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
 
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {

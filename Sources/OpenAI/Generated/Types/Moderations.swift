@@ -49,7 +49,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input`.
-    public enum Input: Codable, Hashable, Sendable {
+    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A string of text to classify for moderation.
         case string(Swift.String)
         /// An array of strings to classify for moderation.
@@ -58,6 +58,9 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         case values([CreateModerationRequest.Input.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {

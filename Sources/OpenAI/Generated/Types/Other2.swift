@@ -475,12 +475,15 @@ public struct ThreadStreamEvent: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionChunkingStrategy`.
-public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable {
+public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     /// Automatically set chunking parameters based on the audio. Must be set to `"auto"`.
     case string(Swift.String)
     case vadConfig(VadConfig)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
 
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
@@ -1518,13 +1521,16 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/TokenCountsBody/properties/input/anyOf/0`.
-    public enum Input: Codable, Hashable, Sendable {
+    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
         case inputItems([InputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -1704,13 +1710,16 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompactResponseMethodPublicBody/properties/input/anyOf/0`.
-    public enum Input: Codable, Hashable, Sendable {
+    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
         case inputItems([InputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -2044,13 +2053,16 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatkitWorkflow/properties/state_variables/anyOf/0/additionalProperties`.
-    public enum StateVariablesValue: Codable, Hashable, Sendable {
+    public enum StateVariablesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         case boolean(Swift.Bool)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -2488,13 +2500,16 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/WorkflowParam/properties/state_variables/additionalProperties`.
-    public enum StateVariablesValue: Codable, Hashable, Sendable {
+    public enum StateVariablesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         case boolean(Swift.Bool)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -3965,40 +3980,6 @@ public struct LockedStatus: Codable, Hashable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("locked", forKey: .type)
-        try container.encode(self.reason, forKey: .reason)
-    }
-}
-
-/// Indicates that a thread has been closed.
-///
-/// - Remark: Generated from `#/components/schemas/ClosedStatus`.
-public struct ClosedStatus: Codable, Hashable, Sendable {
-    public var reason: Swift.String?
-
-    /// Creates a `ClosedStatus`.
-    ///
-    /// - Parameters:
-    ///   - reason: The `reason` member.
-    public init(
-        reason: Swift.String? = nil
-    ) {
-        self.reason = reason
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case reason
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("closed", forKey: .type)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("closed", forKey: .type)
         try container.encode(self.reason, forKey: .reason)
     }
 }

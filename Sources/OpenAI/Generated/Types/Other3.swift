@@ -3,6 +3,40 @@
 
 import Foundation
 
+/// Indicates that a thread has been closed.
+///
+/// - Remark: Generated from `#/components/schemas/ClosedStatus`.
+public struct ClosedStatus: Codable, Hashable, Sendable {
+    public var reason: Swift.String?
+
+    /// Creates a `ClosedStatus`.
+    ///
+    /// - Parameters:
+    ///   - reason: The `reason` member.
+    public init(
+        reason: Swift.String? = nil
+    ) {
+        self.reason = reason
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case reason
+        case type
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("closed", forKey: .type)
+        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("closed", forKey: .type)
+        try container.encode(self.reason, forKey: .reason)
+    }
+}
+
 /// Represents a ChatKit thread and its current status.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadResource`.
@@ -460,13 +494,16 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody/properties/input/anyOf/0`.
-    public enum Input: Codable, Hashable, Sendable {
+    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
         case betaInputItems([BetaInputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -603,13 +640,16 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCompactResponseMethodPublicBody/properties/input/anyOf/0`.
-    public enum Input: Codable, Hashable, Sendable {
+    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
         case betaInputItems([BetaInputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {

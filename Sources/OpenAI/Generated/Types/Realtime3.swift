@@ -306,11 +306,14 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {

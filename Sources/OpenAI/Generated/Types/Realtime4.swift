@@ -363,13 +363,16 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/tracing/anyOf/0`.
-    public enum Tracing: Codable, Hashable, Sendable {
+    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// Default tracing mode for the session.
         case string(Swift.String)
         /// Granular configuration for tracing.
         case tracingConfiguration(RealtimeSession.Tracing.TracingConfiguration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -451,11 +454,14 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/max_response_output_tokens`.
-    public enum MaxResponseOutputTokens: Codable, Hashable, Sendable {
+    public enum MaxResponseOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
@@ -761,13 +767,16 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/tracing`.
-    public enum Tracing: Codable, Hashable, Sendable {
+    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// Default tracing mode for the session.
         case string(Swift.String)
         /// Granular configuration for tracing.
         case tracingConfiguration(RealtimeSessionCreateRequest.Tracing.TracingConfiguration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -963,11 +972,14 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/max_response_output_tokens`.
-    public enum MaxResponseOutputTokens: Codable, Hashable, Sendable {
+    public enum MaxResponseOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
@@ -1415,17 +1427,20 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tracing`.
-    public enum Tracing: Codable, Hashable, Sendable {
+    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// Enables tracing and sets default values for tracing configuration options. Always `auto`.
-        case auto(Swift.String)
+        case string(Swift.String)
         /// Granular configuration for tracing.
         case tracingConfiguration(RealtimeSessionCreateRequestGa.Tracing.TracingConfiguration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .auto(value)
+                self = .string(value)
                 return
             }
             if let value = try? RealtimeSessionCreateRequestGa.Tracing.TracingConfiguration(from: decoder) {
@@ -1437,7 +1452,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .auto(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .tracingConfiguration(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -1576,11 +1591,14 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
@@ -1997,13 +2015,16 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/tracing`.
-    public enum Tracing: Codable, Hashable, Sendable {
+    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// Default tracing mode for the session.
         case string(Swift.String)
         /// Granular configuration for tracing.
         case tracingConfiguration(RealtimeSessionCreateResponse.Tracing.TracingConfiguration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -2148,11 +2169,14 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
@@ -2604,17 +2628,20 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0`.
-    public enum Tracing: Codable, Hashable, Sendable {
+    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// Enables tracing and sets default values for tracing configuration options. Always `auto`.
-        case auto(Swift.String)
+        case string(Swift.String)
         /// Granular configuration for tracing.
         case tracingConfiguration(RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .auto(value)
+                self = .string(value)
                 return
             }
             if let value = try? RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration(from: decoder) {
@@ -2626,7 +2653,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .auto(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .tracingConfiguration(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -2765,11 +2792,14 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
@@ -3943,40 +3973,5 @@ public enum RealtimeTranslationServerEvent: Codable, Hashable, Sendable {
             case .sessionOutputAudioDelta(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
         }
-    }
-}
-
-/// Returned when a realtime translation session is closed.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionClosed`.
-public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-
-    /// Creates a `RealtimeTranslationServerEventSessionClosed`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    public init(
-        eventID: Swift.String
-    ) {
-        self.eventID = eventID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.closed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("session.closed", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
     }
 }

@@ -3,6 +3,41 @@
 
 import Foundation
 
+/// Returned when a realtime translation session is closed.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionClosed`.
+public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+
+    /// Creates a `RealtimeTranslationServerEventSessionClosed`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    public init(
+        eventID: Swift.String
+    ) {
+        self.eventID = eventID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case type
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("session.closed", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("session.closed", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+    }
+}
+
 /// Returned when a translation session is created. Emitted automatically when a
 /// new connection is established as the first server event. This event contains
 /// the default translation session configuration.

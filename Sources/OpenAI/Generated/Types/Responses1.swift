@@ -430,17 +430,20 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
-        case stringOutput(Swift.String)
+        case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
         case outputContentList([FunctionAndCustomToolCallOutput])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .stringOutput(value)
+                self = .string(value)
                 return
             }
             if let value = try? [FunctionAndCustomToolCallOutput](from: decoder) {
@@ -452,7 +455,7 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringOutput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .outputContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -663,17 +666,20 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputParam`.
-public enum InputParam: Codable, Hashable, Sendable {
+public enum InputParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     /// A text input to the model, equivalent to a text input with the
-    case textInput(Swift.String)
+    case string(Swift.String)
     /// A list of one or many input items to the model, containing
     case inputItemList([InputItem])
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
-            self = .textInput(value)
+            self = .string(value)
             return
         }
         if let value = try? [InputItem](from: decoder) {
@@ -685,7 +691,7 @@ public enum InputParam: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .textInput(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
             case .inputItemList(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
         }
@@ -1517,13 +1523,16 @@ public struct Response: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/instructions/anyOf/0`.
-    public enum Instructions: Codable, Hashable, Sendable {
+    public enum Instructions: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the
         case string(Swift.String)
         /// A list of one or many input items to the model, containing
         case inputItemList([InputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -3888,110 +3897,5 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendabl
         try container.encode(self.annotationIndex, forKey: .annotationIndex)
         try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
         try container.encode(self.annotation, forKey: .annotation)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ResponseProperties`.
-public struct ResponseProperties: Codable, Hashable, Sendable {
-    public var previousResponseID: Swift.String?
-    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
-    /// to browse and compare available models.
-    public var model: ModelIDsResponses?
-    public var background: Swift.Bool?
-    public var maxToolCalls: Swift.Int?
-    /// Configuration options for a text response from the model. Can be plain
-    /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Structured Outputs](/docs/guides/structured-outputs)
-    public var text: ResponseTextParam?
-    /// An array of tools the model may call while generating a response. You
-    /// can specify which tool to use by setting the `tool_choice` parameter.
-    ///
-    /// We support the following categories of tools:
-    /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-    ///   or [file search](/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](/docs/guides/tools).
-    /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
-    ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
-    /// - **Function calls (custom tools)**: Functions that are defined by you,
-    ///   enabling the model to call your own code with strongly typed arguments
-    ///   and outputs. Learn more about
-    ///   [function calling](/docs/guides/function-calling). You can also use
-    ///   custom tools to call your own code.
-    public var tools: ToolsArray?
-    /// How the model should select which tool (or tools) to use when generating
-    /// a response. See the `tools` parameter to see how to specify which tools
-    /// the model can call.
-    public var toolChoice: ToolChoiceParam?
-    public var prompt: Prompt?
-
-    /// Creates a `ResponseProperties`.
-    ///
-    /// - Parameters:
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - background: The `background` member.
-    ///   - maxToolCalls: The `max_tool_calls` member.
-    ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - tools: An array of tools the model may call while generating a response. You
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
-    ///   - prompt: The `prompt` member.
-    public init(
-        previousResponseID: Swift.String? = nil,
-        model: ModelIDsResponses? = nil,
-        background: Swift.Bool? = nil,
-        maxToolCalls: Swift.Int? = nil,
-        text: ResponseTextParam? = nil,
-        tools: ToolsArray? = nil,
-        toolChoice: ToolChoiceParam? = nil,
-        prompt: Prompt? = nil
-    ) {
-        self.previousResponseID = previousResponseID
-        self.model = model
-        self.background = background
-        self.maxToolCalls = maxToolCalls
-        self.text = text
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.prompt = prompt
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case previousResponseID = "previous_response_id"
-        case model
-        case background
-        case maxToolCalls = "max_tool_calls"
-        case text
-        case tools
-        case toolChoice = "tool_choice"
-        case prompt
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decodeIfPresent(ModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(ResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(ToolsArray.self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(ToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.previousResponseID, forKey: .previousResponseID)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.background, forKey: .background)
-        try container.encodeIfPresent(self.maxToolCalls, forKey: .maxToolCalls)
-        try container.encodeIfPresent(self.text, forKey: .text)
-        try container.encodeIfPresent(self.tools, forKey: .tools)
-        try container.encodeIfPresent(self.toolChoice, forKey: .toolChoice)
-        try container.encodeIfPresent(self.prompt, forKey: .prompt)
     }
 }

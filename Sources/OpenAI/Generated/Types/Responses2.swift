@@ -3,6 +3,111 @@
 
 import Foundation
 
+/// - Remark: Generated from `#/components/schemas/ResponseProperties`.
+public struct ResponseProperties: Codable, Hashable, Sendable {
+    public var previousResponseID: Swift.String?
+    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
+    /// offers a wide range of models with different capabilities, performance
+    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// to browse and compare available models.
+    public var model: ModelIDsResponses?
+    public var background: Swift.Bool?
+    public var maxToolCalls: Swift.Int?
+    /// Configuration options for a text response from the model. Can be plain
+    /// text or structured JSON data. Learn more:
+    /// - [Text inputs and outputs](/docs/guides/text)
+    /// - [Structured Outputs](/docs/guides/structured-outputs)
+    public var text: ResponseTextParam?
+    /// An array of tools the model may call while generating a response. You
+    /// can specify which tool to use by setting the `tool_choice` parameter.
+    ///
+    /// We support the following categories of tools:
+    /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
+    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
+    ///   or [file search](/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](/docs/guides/tools).
+    /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
+    ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
+    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+    /// - **Function calls (custom tools)**: Functions that are defined by you,
+    ///   enabling the model to call your own code with strongly typed arguments
+    ///   and outputs. Learn more about
+    ///   [function calling](/docs/guides/function-calling). You can also use
+    ///   custom tools to call your own code.
+    public var tools: ToolsArray?
+    /// How the model should select which tool (or tools) to use when generating
+    /// a response. See the `tools` parameter to see how to specify which tools
+    /// the model can call.
+    public var toolChoice: ToolChoiceParam?
+    public var prompt: Prompt?
+
+    /// Creates a `ResponseProperties`.
+    ///
+    /// - Parameters:
+    ///   - previousResponseID: The `previous_response_id` member.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
+    ///   - background: The `background` member.
+    ///   - maxToolCalls: The `max_tool_calls` member.
+    ///   - text: Configuration options for a text response from the model. Can be plain
+    ///   - tools: An array of tools the model may call while generating a response. You
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
+    ///   - prompt: The `prompt` member.
+    public init(
+        previousResponseID: Swift.String? = nil,
+        model: ModelIDsResponses? = nil,
+        background: Swift.Bool? = nil,
+        maxToolCalls: Swift.Int? = nil,
+        text: ResponseTextParam? = nil,
+        tools: ToolsArray? = nil,
+        toolChoice: ToolChoiceParam? = nil,
+        prompt: Prompt? = nil
+    ) {
+        self.previousResponseID = previousResponseID
+        self.model = model
+        self.background = background
+        self.maxToolCalls = maxToolCalls
+        self.text = text
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.prompt = prompt
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case previousResponseID = "previous_response_id"
+        case model
+        case background
+        case maxToolCalls = "max_tool_calls"
+        case text
+        case tools
+        case toolChoice = "tool_choice"
+        case prompt
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
+        self.model = try container.decodeIfPresent(ModelIDsResponses.self, forKey: .model)
+        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
+        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
+        self.text = try container.decodeIfPresent(ResponseTextParam.self, forKey: .text)
+        self.tools = try container.decodeIfPresent(ToolsArray.self, forKey: .tools)
+        self.toolChoice = try container.decodeIfPresent(ToolChoiceParam.self, forKey: .toolChoice)
+        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.previousResponseID, forKey: .previousResponseID)
+        try container.encodeIfPresent(self.model, forKey: .model)
+        try container.encodeIfPresent(self.background, forKey: .background)
+        try container.encodeIfPresent(self.maxToolCalls, forKey: .maxToolCalls)
+        try container.encodeIfPresent(self.text, forKey: .text)
+        try container.encodeIfPresent(self.tools, forKey: .tools)
+        try container.encodeIfPresent(self.toolChoice, forKey: .toolChoice)
+        try container.encodeIfPresent(self.prompt, forKey: .prompt)
+    }
+}
+
 /// Emitted when a response is queued and waiting to be processed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseQueuedEvent`.
@@ -2365,17 +2470,20 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
-        case stringOutput(Swift.String)
+        case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
         case outputContentList([BetaFunctionAndCustomToolCallOutput])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .stringOutput(value)
+                self = .string(value)
                 return
             }
             if let value = try? [BetaFunctionAndCustomToolCallOutput](from: decoder) {
@@ -2387,7 +2495,7 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringOutput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .outputContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -2597,17 +2705,20 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
-        case stringOutput(Swift.String)
+        case string(Swift.String)
         /// Text, image, or file output of the function call.
         case outputContentList([BetaFunctionAndCustomToolCallOutput])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .stringOutput(value)
+                self = .string(value)
                 return
             }
             if let value = try? [BetaFunctionAndCustomToolCallOutput](from: decoder) {
@@ -2619,7 +2730,7 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringOutput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .outputContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -3474,13 +3585,16 @@ public struct BetaResponse: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/instructions/anyOf/0`.
-    public enum Instructions: Codable, Hashable, Sendable {
+    public enum Instructions: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the
         case string(Swift.String)
         /// A list of one or many input items to the model, containing
         case inputItemList([BetaInputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -3799,181 +3913,5 @@ public struct BetaPromptCacheOptions: Codable, Hashable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("30m", forKey: .ttl)
         try container.encode(self.mode, forKey: .mode)
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaOutputItem`.
-public enum BetaOutputItem: Codable, Hashable, Sendable {
-    /// An output message from the model. (type: `message`)
-    case message(BetaOutputMessage)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
-    case fileSearchCall(BetaFileSearchToolCall)
-    /// A tool call to run a function. See the (type: `function_call`)
-    case functionCall(BetaFunctionToolCall)
-    /// type: `function_call_output`
-    case functionCallOutput(BetaFunctionToolCallOutputResource)
-    /// type: `agent_message`
-    case agentMessage(BetaAgentMessage)
-    /// type: `multi_agent_call`
-    case multiAgentCall(BetaMultiAgentCall)
-    /// type: `multi_agent_call_output`
-    case multiAgentCallOutput(BetaMultiAgentCallOutput)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
-    case webSearchCall(BetaWebSearchToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
-    case computerCall(BetaComputerToolCall)
-    /// type: `computer_call_output`
-    case computerCallOutput(BetaComputerToolCallOutputResource)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
-    case reasoning(BetaReasoningItem)
-    /// type: `program`
-    case program(BetaProgram)
-    /// type: `program_output`
-    case programOutput(BetaProgramOutput)
-    /// type: `tool_search_call`
-    case toolSearchCall(BetaToolSearchCall)
-    /// type: `tool_search_output`
-    case toolSearchOutput(BetaToolSearchOutput)
-    /// type: `additional_tools`
-    case additionalTools(BetaAdditionalTools)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
-    case compaction(BetaCompactionBody)
-    /// An image generation request made by the model. (type: `image_generation_call`)
-    case imageGenerationCall(BetaImageGenToolCall)
-    /// A tool call to run code. (type: `code_interpreter_call`)
-    case codeInterpreterCall(BetaCodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
-    case localShellCall(BetaLocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
-    case localShellCallOutput(BetaLocalShellToolCallOutput)
-    /// A tool call that executes one or more shell commands in a managed environment. (type: `shell_call`)
-    case shellCall(BetaFunctionShellCall)
-    /// The output of a shell tool call that was emitted. (type: `shell_call_output`)
-    case shellCallOutput(BetaFunctionShellCallOutput)
-    /// A tool call that applies file diffs by creating, deleting, or updating files. (type: `apply_patch_call`)
-    case applyPatchCall(BetaApplyPatchToolCall)
-    /// The output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
-    case applyPatchCallOutput(BetaApplyPatchToolCallOutput)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
-    case mcpCall(BetaMCPToolCall)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
-    case mcpListTools(BetaMCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
-    case mcpApprovalRequest(BetaMCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
-    case mcpApprovalResponse(BetaMCPApprovalResponseResource)
-    /// A call to a custom tool created by the model. (type: `custom_tool_call`)
-    case customToolCall(BetaCustomToolCall)
-    /// type: `custom_tool_call_output`
-    case customToolCallOutput(BetaCustomToolCallOutputResource)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "message":
-                self = .message(try BetaOutputMessage(from: decoder))
-            case "file_search_call":
-                self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
-            case "function_call":
-                self = .functionCall(try BetaFunctionToolCall(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try BetaFunctionToolCallOutputResource(from: decoder))
-            case "agent_message":
-                self = .agentMessage(try BetaAgentMessage(from: decoder))
-            case "multi_agent_call":
-                self = .multiAgentCall(try BetaMultiAgentCall(from: decoder))
-            case "multi_agent_call_output":
-                self = .multiAgentCallOutput(try BetaMultiAgentCallOutput(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try BetaComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try BetaComputerToolCallOutputResource(from: decoder))
-            case "reasoning":
-                self = .reasoning(try BetaReasoningItem(from: decoder))
-            case "program":
-                self = .program(try BetaProgram(from: decoder))
-            case "program_output":
-                self = .programOutput(try BetaProgramOutput(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try BetaToolSearchCall(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try BetaToolSearchOutput(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try BetaAdditionalTools(from: decoder))
-            case "compaction":
-                self = .compaction(try BetaCompactionBody(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try BetaFunctionShellCall(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try BetaFunctionShellCallOutput(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try BetaApplyPatchToolCall(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutput(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try BetaMCPToolCall(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try BetaMCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try BetaMCPApprovalResponseResource(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try BetaCustomToolCall(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try BetaCustomToolCallOutputResource(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .message(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .agentMessage(let value): try value.encode(to: encoder)
-            case .multiAgentCall(let value): try value.encode(to: encoder)
-            case .multiAgentCallOutput(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
     }
 }

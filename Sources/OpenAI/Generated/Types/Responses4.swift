@@ -3,6 +3,210 @@
 
 import Foundation
 
+/// Emitted when a partial code snippet is streamed by the code interpreter.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCodeDeltaEvent`.
+public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item in the response for which the code is being streamed.
+    public var outputIndex: Swift.Int
+    /// The unique identifier of the code interpreter tool call item.
+    public var itemID: Swift.String
+    /// The partial code snippet being streamed by the code interpreter.
+    public var delta: Swift.String
+    /// The sequence number of this event, used to order streaming events.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a `BetaResponseCodeInterpreterCallCodeDeltaEvent`.
+    ///
+    /// - Parameters:
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    ///   - outputIndex: The index of the output item in the response for which the code is being streamed.
+    ///   - itemID: The unique identifier of the code interpreter tool call item.
+    ///   - delta: The partial code snippet being streamed by the code interpreter.
+    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+    public init(
+        agent: BetaAgentTag? = nil,
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        delta: Swift.String,
+        sequenceNumber: Swift.Int
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.delta = delta
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case delta
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.code_interpreter_call_code.delta", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.code_interpreter_call_code.delta", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.delta, forKey: .delta)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when the full audio transcript is completed.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseAudioTranscriptDoneEvent`.
+public struct BetaResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a `BetaResponseAudioTranscriptDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    ///   - sequenceNumber: The sequence number of this event.
+    public init(
+        agent: BetaAgentTag? = nil,
+        sequenceNumber: Swift.Int
+    ) {
+        self.agent = agent
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.audio.transcript.done", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.audio.transcript.done", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when there is a partial transcript of audio.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseAudioTranscriptDeltaEvent`.
+public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The partial transcript of the audio response.
+    public var delta: Swift.String
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a `BetaResponseAudioTranscriptDeltaEvent`.
+    ///
+    /// - Parameters:
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    ///   - delta: The partial transcript of the audio response.
+    ///   - sequenceNumber: The sequence number of this event.
+    public init(
+        agent: BetaAgentTag? = nil,
+        delta: Swift.String,
+        sequenceNumber: Swift.Int
+    ) {
+        self.agent = agent
+        self.delta = delta
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case delta
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.audio.transcript.delta", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.audio.transcript.delta", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.delta, forKey: .delta)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when the audio response is complete.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseAudioDoneEvent`.
+public struct BetaResponseAudioDoneEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The sequence number of the delta.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a `BetaResponseAudioDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    ///   - sequenceNumber: The sequence number of the delta.
+    public init(
+        agent: BetaAgentTag? = nil,
+        sequenceNumber: Swift.Int
+    ) {
+        self.agent = agent
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.audio.done", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.audio.done", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
 /// Emitted when there is a partial audio response.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseAudioDeltaEvent`.
@@ -345,17 +549,20 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Senda
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputParam`.
-public enum BetaInputParam: Codable, Hashable, Sendable {
+public enum BetaInputParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     /// A text input to the model, equivalent to a text input with the
-    case textInput(Swift.String)
+    case string(Swift.String)
     /// A list of one or many input items to the model, containing
     case inputItemList([BetaInputItem])
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
-            self = .textInput(value)
+            self = .string(value)
             return
         }
         if let value = try? [BetaInputItem](from: decoder) {
@@ -367,7 +574,7 @@ public enum BetaInputParam: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .textInput(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
             case .inputItemList(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
         }

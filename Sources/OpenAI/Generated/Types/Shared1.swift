@@ -296,13 +296,16 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterTool/properties/container`.
-    public enum Container: Codable, Hashable, Sendable {
+    public enum Container: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The container ID.
         case string(Swift.String)
         /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
         case autoCodeInterpreterToolParam(AutoCodeInterpreterToolParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -551,13 +554,16 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value`.
-    public enum Value: Codable, Hashable, Sendable {
+    public enum Value: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         case boolean(Swift.Bool)
         case values([ComparisonFilter.Value.ValueValue])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -592,11 +598,14 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value/oneOf/3/items`.
-        public enum ValueValue: Codable, Hashable, Sendable {
+        public enum ValueValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
 
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
@@ -1290,17 +1299,20 @@ public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationParam`.
-public enum ConversationParam: Codable, Hashable, Sendable {
+public enum ConversationParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     /// The unique ID of the conversation.
-    case conversationID(Swift.String)
+    case string(Swift.String)
     /// The conversation that this response belongs to.
     case conversationParam2(ConversationParam2)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
-            self = .conversationID(value)
+            self = .string(value)
             return
         }
         if let value = try? ConversationParam2(from: decoder) {
@@ -1312,7 +1324,7 @@ public enum ConversationParam: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .conversationID(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
             case .conversationParam2(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
         }
@@ -1587,17 +1599,20 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
-        case stringOutput(Swift.String)
+        case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
         case outputContentList([FunctionAndCustomToolCallOutput])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .stringOutput(value)
+                self = .string(value)
                 return
             }
             if let value = try? [FunctionAndCustomToolCallOutput](from: decoder) {
@@ -1609,7 +1624,7 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringOutput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .outputContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -1742,17 +1757,20 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/EasyInputMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A text input to the model.
-        case textInput(Swift.String)
+        case string(Swift.String)
         /// A list of one or many input items to the model, containing different content
         case inputMessageContentList(InputMessageContentList)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textInput(value)
+                self = .string(value)
                 return
             }
             if let value = try? InputMessageContentList(from: decoder) {
@@ -1764,7 +1782,7 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textInput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .inputMessageContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -2620,17 +2638,20 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
-        case stringOutput(Swift.String)
+        case string(Swift.String)
         /// Text, image, or file output of the function call.
         case outputContentList([FunctionAndCustomToolCallOutput])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .stringOutput(value)
+                self = .string(value)
                 return
             }
             if let value = try? [FunctionAndCustomToolCallOutput](from: decoder) {
@@ -2642,7 +2663,7 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringOutput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .outputContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -2766,17 +2787,20 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
-        case stringOutput(Swift.String)
+        case string(Swift.String)
         /// Text, image, or file output of the function call.
         case outputContentList([FunctionAndCustomToolCallOutput])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .stringOutput(value)
+                self = .string(value)
                 return
             }
             if let value = try? [FunctionAndCustomToolCallOutput](from: decoder) {
@@ -2788,7 +2812,7 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringOutput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .outputContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }

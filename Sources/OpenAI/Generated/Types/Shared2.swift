@@ -921,7 +921,7 @@ public struct MCPTool: Codable, Hashable, Sendable {
         /// Specify which of the MCP server's tools require approval. Can be
         case mcpToolApprovalFilter(MCPTool.RequireApproval.MCPToolApprovalFilter)
         /// Specify a single approval policy for all tools. One of `always` or
-        case mcpToolApprovalSetting(MCPTool.RequireApproval.MCPToolApprovalSetting)
+        case string(MCPTool.RequireApproval.StringValue)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -930,8 +930,8 @@ public struct MCPTool: Codable, Hashable, Sendable {
                 self = .mcpToolApprovalFilter(value)
                 return
             }
-            if let value = try? MCPTool.RequireApproval.MCPToolApprovalSetting(from: decoder) {
-                self = .mcpToolApprovalSetting(value)
+            if let value = try? MCPTool.RequireApproval.StringValue(from: decoder) {
+                self = .string(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -940,7 +940,7 @@ public struct MCPTool: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
-                case .mcpToolApprovalSetting(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -994,7 +994,7 @@ public struct MCPTool: Codable, Hashable, Sendable {
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
         ///
         /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0/oneOf/1`.
-        public struct MCPToolApprovalSetting: OpenEnum {
+        public struct StringValue: OpenEnum {
             public var rawValue: Swift.String
 
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
@@ -2667,7 +2667,7 @@ public typealias ResponsePromptVariables = [Swift.String: ResponsePromptVariable
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables/anyOf/0/additionalProperties`.
-public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable {
+public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     case string(Swift.String)
     /// A text input to the model.
     case inputTextContent(InputTextContent)
@@ -2677,6 +2677,9 @@ public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable {
     case inputFileContent(InputFileContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
 
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
@@ -3035,11 +3038,14 @@ public struct RoleListResource: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
-public enum StopConfiguration: Codable, Hashable, Sendable {
+public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
 
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {

@@ -52,12 +52,15 @@ public typealias VectorStoreFileAttributes = [Swift.String: VectorStoreFileAttri
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes/anyOf/0/additionalProperties`.
-public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable {
+public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case number(Swift.Double)
     case boolean(Swift.Bool)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
 
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {

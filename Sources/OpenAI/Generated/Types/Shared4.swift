@@ -2299,13 +2299,16 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A JSON string of the output of the function tool call.
         case string(Swift.String)
         /// An array of content outputs (text, image, file) for the function tool call.
         case values([FunctionCallOutputItemParam.Output.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {

@@ -115,17 +115,20 @@ public struct BetaToolChoiceOptions: OpenEnum {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaConversationParam`.
-public enum BetaConversationParam: Codable, Hashable, Sendable {
+public enum BetaConversationParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     /// The unique ID of the conversation.
-    case conversationID(Swift.String)
+    case string(Swift.String)
     /// The conversation that this response belongs to.
     case betaConversationParam2(BetaConversationParam2)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
-            self = .conversationID(value)
+            self = .string(value)
             return
         }
         if let value = try? BetaConversationParam2(from: decoder) {
@@ -137,7 +140,7 @@ public enum BetaConversationParam: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .conversationID(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
             case .betaConversationParam2(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
         }
@@ -2317,13 +2320,16 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterTool/properties/container`.
-    public enum Container: Codable, Hashable, Sendable {
+    public enum Container: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// The container ID.
         case string(Swift.String)
         /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
         case betaAutoCodeInterpreterToolParam(BetaAutoCodeInterpreterToolParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -2649,7 +2655,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         /// Specify which of the MCP server's tools require approval. Can be
         case mcpToolApprovalFilter(BetaMCPTool.RequireApproval.MCPToolApprovalFilter)
         /// Specify a single approval policy for all tools. One of `always` or
-        case mcpToolApprovalSetting(BetaMCPTool.RequireApproval.MCPToolApprovalSetting)
+        case string(BetaMCPTool.RequireApproval.StringValue)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -2658,8 +2664,8 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
                 self = .mcpToolApprovalFilter(value)
                 return
             }
-            if let value = try? BetaMCPTool.RequireApproval.MCPToolApprovalSetting(from: decoder) {
-                self = .mcpToolApprovalSetting(value)
+            if let value = try? BetaMCPTool.RequireApproval.StringValue(from: decoder) {
+                self = .string(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -2668,7 +2674,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
-                case .mcpToolApprovalSetting(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -2722,7 +2728,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0/oneOf/1`.
-        public struct MCPToolApprovalSetting: OpenEnum {
+        public struct StringValue: OpenEnum {
             public var rawValue: Swift.String
 
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
@@ -3342,13 +3348,16 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value`.
-    public enum Value: Codable, Hashable, Sendable {
+    public enum Value: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         case boolean(Swift.Bool)
         case values([BetaComparisonFilter.Value.ValueValue])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
@@ -3383,11 +3392,14 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value/oneOf/3/items`.
-        public enum ValueValue: Codable, Hashable, Sendable {
+        public enum ValueValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
 
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {

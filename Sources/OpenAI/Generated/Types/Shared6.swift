@@ -451,17 +451,20 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
-        case stringOutput(Swift.String)
+        case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
         case outputContentList([BetaFunctionAndCustomToolCallOutput])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .stringOutput(value)
+                self = .string(value)
                 return
             }
             if let value = try? [BetaFunctionAndCustomToolCallOutput](from: decoder) {
@@ -473,7 +476,7 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringOutput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .outputContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
@@ -3791,13 +3794,16 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A JSON string of the output of the function tool call.
         case string(Swift.String)
         /// An array of content outputs (text, image, file) for the function tool call.
         case values([BetaFunctionCallOutputItemParam.Output.Value])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {

@@ -1382,12 +1382,15 @@ public typealias BetaVectorStoreFileAttributes = [Swift.String: BetaVectorStoreF
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes/anyOf/0/additionalProperties`.
-public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable {
+public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case number(Swift.Double)
     case boolean(Swift.Bool)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
 
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
@@ -2232,17 +2235,20 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable {
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A text input to the model.
-        case textInput(Swift.String)
+        case string(Swift.String)
         /// A list of one or many input items to the model, containing different content
         case betaInputMessageContentList(BetaInputMessageContentList)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .textInput(value)
+                self = .string(value)
                 return
             }
             if let value = try? BetaInputMessageContentList(from: decoder) {
@@ -2254,7 +2260,7 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .textInput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .betaInputMessageContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }

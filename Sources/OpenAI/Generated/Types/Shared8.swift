@@ -837,17 +837,20 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
-        case stringOutput(Swift.String)
+        case string(Swift.String)
         /// Text, image, or file output of the function call.
         case outputContentList([BetaFunctionAndCustomToolCallOutput])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
-                self = .stringOutput(value)
+                self = .string(value)
                 return
             }
             if let value = try? [BetaFunctionAndCustomToolCallOutput](from: decoder) {
@@ -859,7 +862,7 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
 
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringOutput(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
                 case .outputContentList(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }

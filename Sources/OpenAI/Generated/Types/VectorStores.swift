@@ -1440,11 +1440,14 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/query`.
-    public enum Query: Codable, Hashable, Sendable {
+    public enum Query: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
 
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {

@@ -1,0 +1,110 @@
+import Foundation
+import XCTest
+
+/// `openai-generator` on bad input: a clear error naming file:line:column and the JSON pointer,
+/// a non-zero exit status, and the output folder exactly as it was.
+final class GeneratorCLITests: XCTestCase {
+    /// The `openai-generator` built beside this test bundle.
+    static var generator: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("openai-generator")
+    }
+
+    struct Run {
+        var status: Int32
+        var output: String
+    }
+
+    func run(_ arguments: [String]) throws -> Run {
+        var candidate = Self.generator
+        if !FileManager.default.isExecutableFile(atPath: candidate.path) {
+            // XCTest on Linux runs the bundle as .../debug/<Package>PackageTests.xctest.
+            candidate = URL(fileURLWithPath: CommandLine.arguments.first { $0.hasSuffix(".xctest") } ?? "")
+                .deletingLastPathComponent().appendingPathComponent("openai-generator")
+        }
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else {
+            XCTFail("openai-generator is not built at \(candidate.path); run `swift build` first")
+            return Run(status: -1, output: "")
+        }
+        let process = Process()
+        process.executableURL = candidate
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    /// A folder holding one file, to check that a failed run leaves it untouched.
+    func makeOutputFolder() throws -> (URL, Data) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let marker = Data("// previous output\n".utf8)
+        try marker.write(to: folder.appendingPathComponent("Previous.swift"))
+        return (folder, marker)
+    }
+
+    func assertUntouched(_ folder: URL, _ marker: Data, file: StaticString = #filePath, line: UInt = #line) throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(names, ["Previous.swift"], file: file, line: line)
+        XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("Previous.swift")), marker, file: file, line: line)
+    }
+
+    func generate(spec text: String) throws -> (Run, URL, Data, String) {
+        let spec = FileManager.default.temporaryDirectory.appendingPathComponent("spec-\(UUID().uuidString).yaml")
+        try Data(text.utf8).write(to: spec)
+        let (folder, marker) = try makeOutputFolder()
+        let run = try run(["generate", "--spec", spec.path, "--output", folder.path, "--overrides", "/nonexistent"])
+        return (run, folder, marker, spec.path)
+    }
+
+    func testInvalidYAMLNamesFileLineAndColumnAndLeavesTheOutputAlone() throws {
+        let (run, folder, marker, spec) = try generate(spec: "openapi: 3.1.0\npaths:\n  /a: [unclosed\n")
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.output.contains("\(spec):4:1: error: invalid YAML"), run.output)
+        XCTAssertTrue(run.output.contains("(at #)"), run.output)
+        try assertUntouched(folder, marker)
+    }
+
+    func testDanglingReferenceNamesItsPointerAndLine() throws {
+        let text = """
+            openapi: 3.1.0
+            info: {title: t, version: '1'}
+            paths: {}
+            components:
+              schemas:
+                A:
+                  type: object
+                  properties:
+                    b:
+                      $ref: '#/components/schemas/Missing'
+            """
+        let (run, folder, marker, spec) = try generate(spec: text)
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(
+            run.output.contains("\(spec):10:17: error: dangling $ref: no schema named Missing"), run.output)
+        XCTAssertTrue(run.output.contains("#/components/schemas/A/properties/b/$ref"), run.output)
+        try assertUntouched(folder, marker)
+    }
+
+    func testADocumentThatIsNotOpenAPI3IsRejected() throws {
+        let (run, folder, marker, spec) = try generate(spec: "swagger: '2.0'\ninfo: {title: t}\n")
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.output.contains("\(spec):1:1: error: missing `openapi` version field"), run.output)
+        try assertUntouched(folder, marker)
+
+        let (run3, folder3, marker3, spec3) = try generate(spec: "openapi: 2.0.0\ninfo: {title: t}\n")
+        XCTAssertEqual(run3.status, 1)
+        XCTAssertTrue(run3.output.contains("\(spec3):1:10: error: unsupported OpenAPI version 2.0.0"), run3.output)
+        XCTAssertTrue(run3.output.contains("(at #/openapi)"), run3.output)
+        try assertUntouched(folder3, marker3)
+    }
+
+    func testUsageErrorExitsWithTwo() throws {
+        XCTAssertEqual(try run(["generate", "--bogus", "x"]).status, 2)
+        XCTAssertEqual(try run([]).status, 2)
+    }
+}
