@@ -80,6 +80,17 @@ public struct StructDecl: Hashable, Sendable {
     /// Also encodable as `multipart/form-data`.
     public var multipart: Bool
     public var nested: [Declaration]
+    /// A cursor page (`data` + `has_more`): conforms to `CursorPage`.
+    public var page: PageInfo? = nil
+}
+
+/// How a list reply exposes its items and the next cursor.
+public struct PageInfo: Hashable, Sendable {
+    public var itemType: TypeRef
+    /// Expression for `hasMorePages`, e.g. `hasMore` or `hasMore ?? false`.
+    public var hasMore: String
+    /// Expression for `nextPageCursor`, e.g. `lastID ?? data.last?.id`.
+    public var nextCursor: String
 }
 
 public struct EnumValue: Hashable, Sendable {

@@ -37,7 +37,9 @@ struct DeclarationRenderer {
         printer.documentation(
             decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
             extra: deprecationNote(decl.documentation))
-        let conformances = decl.multipart ? "Codable, Hashable, Sendable, MultipartFormEncodable" : "Codable, Hashable, Sendable"
+        var conformances = "Codable, Hashable, Sendable"
+        if decl.multipart { conformances += ", MultipartFormEncodable" }
+        if decl.page != nil { conformances += ", CursorPage" }
         printer.block("\(access) struct \(decl.name): \(conformances)") { body in
             for property in stored {
                 let summary = CodePrinter.commentLines(property.documentation.summary)
@@ -89,6 +91,15 @@ struct DeclarationRenderer {
             renderDecoder(decl, stored: stored, constants: constants, into: &body)
             body.line()
             renderEncoder(decl, stored: stored, constants: constants, into: &body)
+            if let page = decl.page {
+                body.line()
+                body.line("/// The items of this page (`data`).")
+                body.line("\(access) var pageItems: \(TypeRef.array(page.itemType).swift) { \(Self.dataName(decl)) }")
+                body.line("/// Whether more items follow (`has_more`).")
+                body.line("\(access) var hasMorePages: Swift.Bool { \(page.hasMore) }")
+                body.line("/// The `after` cursor of the next page.")
+                body.line("\(access) var nextPageCursor: Swift.String? { \(page.nextCursor) }")
+            }
             if decl.multipart {
                 body.line()
                 body.block("func encode(to form: inout MultipartForm) throws") { method in
@@ -107,6 +118,10 @@ struct DeclarationRenderer {
                 render(nested, into: &body)
             }
         }
+    }
+
+    static func dataName(_ decl: StructDecl) -> String {
+        decl.properties.first { $0.wireName == "data" }!.name
     }
 
     func renderMemberwiseInit(_ decl: StructDecl, stored: [Property], into printer: inout CodePrinter) {

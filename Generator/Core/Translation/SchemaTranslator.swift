@@ -419,7 +419,8 @@ struct SchemaTranslator {
                     nullable: resolved.nullable || isNullable(propertySchema), constant: resolved.constant, boxed: false,
                     emptyValue: emptyCollectionLiteral(resolved.type, propertySchema),
                     documentation: Documentation(
-                        summary: propertySchema.description ?? target(propertySchema)?.description,
+                        summary: Self.withUnits(propertySchema.description ?? target(propertySchema)?.description,
+                                                format: propertySchema.format ?? target(propertySchema)?.format),
                         remark: propertySchema.location.pointer,
                         deprecated: propertySchema.deprecated)))
         }
@@ -437,6 +438,20 @@ struct SchemaTranslator {
         return StructDecl(
             name: name, documentation: documentation, properties: properties, additionalProperties: additional,
             multipart: multipart, nested: inner.nested)
+    }
+
+    /// A description with the unit its format implies (`unixtime` is Unix time in seconds).
+    static func withUnits(_ description: String?, format: String?) -> String? {
+        let note: String? =
+            switch format {
+            case "unixtime": "Unix time, in seconds."
+            case "binary": "Raw bytes."
+            default: nil
+            }
+        guard let note else { return description }
+        guard let description, !description.isEmpty else { return note }
+        if format == "unixtime" && description.lowercased().contains("unix") { return description }
+        return description.hasSuffix("\n") ? description + "\n" + note : description + "\n\n" + note
     }
 
     /// `[]` or `[:]` when the property's type is an array or dictionary, also through an alias.

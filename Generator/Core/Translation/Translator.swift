@@ -122,7 +122,7 @@ public struct Translator {
             webhooks.append((webhook.name, resolved.type))
         }
 
-        declarations = RecursionBreaker.breakCycles(declarations)
+        declarations = PaginationDetector.annotate(RecursionBreaker.breakCycles(declarations))
         return (
             APIModel(declarations: declarations, operations: operations, webhooks: webhooks),
             document.diagnostics + schemas.diagnostics

@@ -59,6 +59,48 @@ public protocol HTTPTransport: Sendable {
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/connection``,
     ///   ``OpenAIError/Kind/timeout`` or ``OpenAIError/Kind/cancelled``.
     func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse
+
+    /// Sends `request` and returns the response head as soon as it arrives, with the body as a
+    /// sequence of chunks (server-sent events, large downloads).
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeout: The longest time, in seconds, to wait for the response head and then between
+    ///     two chunks.
+    /// - Returns: The status, headers and a body stream; cancelling its consumer closes the
+    ///   connection.
+    /// - Throws: As ``send(_:timeout:)``.
+    func stream(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPStreamingResponse
+}
+
+/// A response whose body arrives in chunks.
+public struct HTTPStreamingResponse: Sendable {
+    /// The status code.
+    public var statusCode: Int
+    /// Header fields.
+    public var headers: [String: String]
+    /// The body, chunk by chunk as received; it throws ``OpenAIError`` when the connection fails.
+    public var body: AsyncThrowingStream<Data, any Swift.Error>
+
+    /// Creates a streaming response.
+    public init(statusCode: Int, headers: [String: String], body: AsyncThrowingStream<Data, any Swift.Error>) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+    }
+}
+
+extension HTTPTransport {
+    /// A default for transports that only buffer: the whole body arrives as one chunk.
+    public func stream(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPStreamingResponse {
+        let response = try await send(request, timeout: timeout)
+        return HTTPStreamingResponse(
+            statusCode: response.statusCode, headers: response.headers,
+            body: AsyncThrowingStream { continuation in
+                continuation.yield(response.body)
+                continuation.finish()
+            })
+    }
 }
 
 /// The default transport, on `URLSession` (FoundationNetworking on Linux).

@@ -2908,7 +2908,7 @@ public struct FileSearchRankingOptions: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ListAssistantsResponse`.
-public struct ListAssistantsResponse: Codable, Hashable, Sendable {
+public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
     public var object: Swift.String
     public var data: [AssistantObject]
     public var firstID: Swift.String
@@ -2962,10 +2962,17 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [AssistantObject] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListMessagesResponse`.
-public struct ListMessagesResponse: Codable, Hashable, Sendable {
+public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
     public var object: Swift.String
     public var data: [MessageObject]
     public var firstID: Swift.String
@@ -3019,10 +3026,17 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [MessageObject] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListRunStepsResponse`.
-public struct ListRunStepsResponse: Codable, Hashable, Sendable {
+public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
     public var object: Swift.String
     public var data: [RunStepObject]
     public var firstID: Swift.String
@@ -3076,10 +3090,17 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [RunStepObject] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListRunsResponse`.
-public struct ListRunsResponse: Codable, Hashable, Sendable {
+public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
     public var object: Swift.String
     public var data: [RunObject]
     public var firstID: Swift.String
@@ -3133,6 +3154,13 @@ public struct ListRunsResponse: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [RunObject] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// References an image [File](/docs/api-reference/files) in the content of a message.
@@ -3953,40 +3981,5 @@ public struct MessageObject: Codable, Hashable, Sendable {
                 }
             }
         }
-    }
-}
-
-/// The text content that is part of a message.
-///
-/// - Remark: Generated from `#/components/schemas/MessageRequestContentTextObject`.
-public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
-    /// Text content to be sent to the model
-    public var text: Swift.String
-
-    /// Creates a `MessageRequestContentTextObject`.
-    ///
-    /// - Parameters:
-    ///   - text: Text content to be sent to the model
-    public init(
-        text: Swift.String
-    ) {
-        self.text = text
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
     }
 }

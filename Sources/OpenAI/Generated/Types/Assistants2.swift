@@ -3,6 +3,41 @@
 
 import Foundation
 
+/// The text content that is part of a message.
+///
+/// - Remark: Generated from `#/components/schemas/MessageRequestContentTextObject`.
+public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
+    /// Text content to be sent to the model
+    public var text: Swift.String
+
+    /// Creates a `MessageRequestContentTextObject`.
+    ///
+    /// - Parameters:
+    ///   - text: Text content to be sent to the model
+    public init(
+        text: Swift.String
+    ) {
+        self.text = text
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case type
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("text", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+    }
+}
+
 /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest`.
 public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
     /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.

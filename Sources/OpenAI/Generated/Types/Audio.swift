@@ -214,6 +214,8 @@ public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable {
 public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
     /// The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
+    ///
+    /// Raw bytes.
     public var file: FileUpload
     /// ID of the model to use. The options are `gpt-transcribe`, `gpt-4o-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `whisper-1` (which is powered by our open source Whisper V2 model), and `gpt-4o-transcribe-diarize`.
     public var model: CreateTranscriptionRequest.ModelValue
@@ -783,6 +785,8 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
 /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest`.
 public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm. The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
+    ///
+    /// Raw bytes.
     public var file: FileUpload
     /// ID of the model to use. Only `whisper-1` (which is powered by our open source Whisper V2 model) is currently available.
     public var model: CreateTranslationRequest.ModelValue
@@ -981,6 +985,8 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartF
     ///
     /// Supported MIME types:
     /// `audio/mpeg`, `audio/wav`, `audio/x-wav`, `audio/ogg`, `audio/aac`, `audio/flac`, `audio/webm`, `audio/mp4`.
+    ///
+    /// Raw bytes.
     public var recording: FileUpload
     /// The BCP 47 language tag for the consent phrase (for example, `en-US`).
     public var language: Swift.String
@@ -1036,6 +1042,8 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEnco
     ///
     /// Supported MIME types:
     /// `audio/mpeg`, `audio/wav`, `audio/x-wav`, `audio/ogg`, `audio/aac`, `audio/flac`, `audio/webm`, `audio/mp4`.
+    ///
+    /// Raw bytes.
     public var audioSample: FileUpload
     /// The consent recording ID (for example, `cons_1234`).
     public var consent: Swift.String
@@ -1988,7 +1996,7 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/VoiceConsentListResource`.
-public struct VoiceConsentListResource: Codable, Hashable, Sendable {
+public struct VoiceConsentListResource: Codable, Hashable, Sendable, CursorPage {
     public var data: [VoiceConsentResource]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -2038,6 +2046,13 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VoiceConsentResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// A consent recording used to authorize creation of a custom voice.

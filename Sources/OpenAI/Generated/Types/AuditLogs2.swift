@@ -450,7 +450,7 @@ public struct AuditLogEventType: OpenEnum {
 }
 
 /// - Remark: Generated from `#/components/schemas/ListAuditLogsResponse`.
-public struct ListAuditLogsResponse: Codable, Hashable, Sendable {
+public struct ListAuditLogsResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [AuditLog]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -500,4 +500,11 @@ public struct ListAuditLogsResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [AuditLog] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }

@@ -632,7 +632,7 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ListBatchesResponse`.
-public struct ListBatchesResponse: Codable, Hashable, Sendable {
+public struct ListBatchesResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [Batch]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -682,4 +682,11 @@ public struct ListBatchesResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [Batch] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }

@@ -182,7 +182,7 @@ public struct DeleteCertificateResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ListCertificatesResponse`.
-public struct ListCertificatesResponse: Codable, Hashable, Sendable {
+public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [OrganizationCertificate]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -232,10 +232,17 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [OrganizationCertificate] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListProjectCertificatesResponse`.
-public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable {
+public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [OrganizationProjectCertificate]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -285,6 +292,13 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [OrganizationProjectCertificate] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/ModifyCertificateRequest`.

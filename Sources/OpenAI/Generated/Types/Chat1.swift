@@ -239,7 +239,7 @@ public struct ChatCompletionFunctions: Codable, Hashable, Sendable {
 /// An object representing a list of Chat Completions.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionList`.
-public struct ChatCompletionList: Codable, Hashable, Sendable {
+public struct ChatCompletionList: Codable, Hashable, Sendable, CursorPage {
     /// An array of chat completion objects.
     public var data: [CreateChatCompletionResponse]
     /// The identifier of the first chat completion in the data array.
@@ -293,6 +293,13 @@ public struct ChatCompletionList: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [CreateChatCompletionResponse] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// A call to a custom tool created by the model.
@@ -381,7 +388,7 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
 /// An object representing a list of chat completion messages.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageList`.
-public struct ChatCompletionMessageList: Codable, Hashable, Sendable {
+public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage {
     /// An array of chat completion message objects.
     public var data: [ChatCompletionMessageList.DataItem]
     /// The identifier of the first chat message in the data array.
@@ -435,6 +442,13 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ChatCompletionMessageList.DataItem] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageList/properties/data/items`.
     public struct DataItem: Codable, Hashable, Sendable {

@@ -169,7 +169,7 @@ public enum ConversationItem: Codable, Hashable, Sendable {
 /// A list of Conversation items.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationItemList`.
-public struct ConversationItemList: Codable, Hashable, Sendable {
+public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
     /// A list of conversation items.
     public var data: [ConversationItem]
     /// Whether there are more items available.
@@ -223,6 +223,13 @@ public struct ConversationItemList: Codable, Hashable, Sendable {
         try container.encode(self.firstID, forKey: .firstID)
         try container.encode(self.lastID, forKey: .lastID)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ConversationItem] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// - Remark: Generated from `#/components/schemas/ConversationResource`.

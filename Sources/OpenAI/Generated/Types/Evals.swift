@@ -2134,7 +2134,7 @@ public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable {
 /// An object representing a list of evals.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalList`.
-public struct EvalList: Codable, Hashable, Sendable {
+public struct EvalList: Codable, Hashable, Sendable, CursorPage {
     /// An array of eval objects.
     public var data: [Eval]
     /// The identifier of the first eval in the data array.
@@ -2188,6 +2188,13 @@ public struct EvalList: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [Eval] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// A LogsDataSourceConfig which specifies the metadata property of your logs query.
@@ -2676,7 +2683,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
 /// An object representing a list of runs for an evaluation.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunList`.
-public struct EvalRunList: Codable, Hashable, Sendable {
+public struct EvalRunList: Codable, Hashable, Sendable, CursorPage {
     /// An array of eval run objects.
     public var data: [EvalRun]
     /// The identifier of the first eval run in the data array.
@@ -2730,6 +2737,13 @@ public struct EvalRunList: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [EvalRun] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// A schema representing an evaluation run output item.
@@ -3072,7 +3086,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
 /// An object representing a list of output items for an evaluation run.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItemList`.
-public struct EvalRunOutputItemList: Codable, Hashable, Sendable {
+public struct EvalRunOutputItemList: Codable, Hashable, Sendable, CursorPage {
     /// An array of eval run output item objects.
     public var data: [EvalRunOutputItem]
     /// The identifier of the first eval run output item in the data array.
@@ -3126,6 +3140,13 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [EvalRunOutputItem] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// A single grader result for an evaluation run output item.

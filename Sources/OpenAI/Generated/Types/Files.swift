@@ -6,6 +6,8 @@ import Foundation
 /// - Remark: Generated from `#/components/schemas/CreateFileRequest`.
 public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The File object (not file name) to be uploaded.
+    ///
+    /// Raw bytes.
     public var file: FileUpload
     /// The intended purpose of the uploaded file. One of:
     /// - `assistants`: Used in the Assistants API
@@ -136,7 +138,7 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFilesResponse`.
-public struct ListFilesResponse: Codable, Hashable, Sendable {
+public struct ListFilesResponse: Codable, Hashable, Sendable, CursorPage {
     public var object: Swift.String
     public var data: [OpenAiFile]
     public var firstID: Swift.String
@@ -190,4 +192,11 @@ public struct ListFilesResponse: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [OpenAiFile] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }

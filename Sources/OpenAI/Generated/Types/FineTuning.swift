@@ -2452,7 +2452,7 @@ public struct GraderMulti: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFineTuningCheckpointPermissionResponse`.
-public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable {
+public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [FineTuningCheckpointPermission]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -2502,10 +2502,17 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [FineTuningCheckpointPermission] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobCheckpointsResponse`.
-public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable {
+public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [FineTuningJobCheckpoint]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -2555,10 +2562,17 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable 
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [FineTuningJobCheckpoint] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobEventsResponse`.
-public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable {
+public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [FineTuningJobEvent]
     public var hasMore: Swift.Bool
 
@@ -2594,10 +2608,17 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable {
         try container.encode(self.data, forKey: .data)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [FineTuningJobEvent] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListPaginatedFineTuningJobsResponse`.
-public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable {
+public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [FineTuningJob]
     public var hasMore: Swift.Bool
 
@@ -2633,6 +2654,13 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable {
         try container.encode(self.data, forKey: .data)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [FineTuningJob] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { data.last?.id }
 }
 
 /// RunGraderRequest

@@ -253,7 +253,7 @@ public struct GroupUserDeletedResource: Codable, Hashable, Sendable {
 /// Paginated list of user objects returned when inspecting group membership.
 ///
 /// - Remark: Generated from `#/components/schemas/UserListResource`.
-public struct UserListResource: Codable, Hashable, Sendable {
+public struct UserListResource: Codable, Hashable, Sendable, CursorPage {
     /// Users in the current page.
     public var data: [GroupUser]
     /// Whether more users are available when paginating.
@@ -299,4 +299,11 @@ public struct UserListResource: Codable, Hashable, Sendable {
         try container.encode(self.hasMore, forKey: .hasMore)
         try container.encode(self.next, forKey: .next)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [GroupUser] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { next ?? data.last?.id }
 }

@@ -81,7 +81,7 @@ public struct GroupDeletedResource: Codable, Hashable, Sendable {
 /// Paginated list of organization groups.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupListResource`.
-public struct GroupListResource: Codable, Hashable, Sendable {
+public struct GroupListResource: Codable, Hashable, Sendable, CursorPage {
     /// Groups returned in the current page.
     public var data: [GroupResponse]
     /// Whether additional groups are available when paginating.
@@ -127,6 +127,13 @@ public struct GroupListResource: Codable, Hashable, Sendable {
         try container.encode(self.hasMore, forKey: .hasMore)
         try container.encode(self.next, forKey: .next)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [GroupResponse] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { next ?? data.last?.id }
 }
 
 /// Response returned after updating a group.

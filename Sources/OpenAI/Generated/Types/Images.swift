@@ -17,6 +17,8 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     /// A text description of the desired image(s). The maximum length is 1000 characters for `dall-e-2`, and 32000 characters for the GPT image models.
     public var prompt: Swift.String
     /// An additional image whose fully transparent areas (e.g. where alpha is zero) indicate where `image` should be edited. If there are multiple images provided, the mask will be applied on the first image. Must be a valid PNG file, less than 4MB, and have the same dimensions as `image`.
+    ///
+    /// Raw bytes.
     public var mask: FileUpload?
     /// Set the background of the generated image(s). This parameter is only
     /// supported for the GPT image models. Must be one of `transparent`, `opaque`,
@@ -721,6 +723,8 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
 /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest`.
 public struct CreateImageVariationRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The image to use as the basis for the variation(s). Must be a valid PNG file, less than 4MB, and square.
+    ///
+    /// Raw bytes.
     public var image: FileUpload
     /// The model to use for image generation. Only `dall-e-2` is supported at this time.
     public var model: CreateImageVariationRequest.ModelValue?

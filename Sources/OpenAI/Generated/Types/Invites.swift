@@ -226,7 +226,7 @@ public struct InviteDeleteResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/InviteListResponse`.
-public struct InviteListResponse: Codable, Hashable, Sendable {
+public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [Invite]
     /// The first `invite_id` in the retrieved `list`
     public var firstID: Swift.String?
@@ -279,6 +279,13 @@ public struct InviteListResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [Invite] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/InviteRequest`.

@@ -310,7 +310,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ApiKeyList`.
-public struct APIKeyList: Codable, Hashable, Sendable {
+public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
     public var data: [AdminAPIKey]
     public var hasMore: Swift.Bool
     public var firstID: Swift.String?
@@ -360,6 +360,13 @@ public struct APIKeyList: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.firstID, forKey: .firstID)
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [AdminAPIKey] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// Represents an event emitted when streaming a Run.
@@ -546,7 +553,7 @@ public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ContainerFileListResource`.
-public struct ContainerFileListResource: Codable, Hashable, Sendable {
+public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of container files.
     public var data: [ContainerFileResource]
     /// The ID of the first file in the list.
@@ -600,6 +607,13 @@ public struct ContainerFileListResource: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ContainerFileResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// The container file object
@@ -683,7 +697,7 @@ public struct ContainerFileResource: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ContainerListResource`.
-public struct ContainerListResource: Codable, Hashable, Sendable {
+public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of containers.
     public var data: [ContainerResource]
     /// The ID of the first container in the list.
@@ -737,6 +751,13 @@ public struct ContainerListResource: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ContainerResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// The container object
@@ -1182,6 +1203,8 @@ public struct CreateContainerFileBody: Codable, Hashable, Sendable, MultipartFor
     /// Name of the file to create.
     public var fileID: Swift.String?
     /// The File object (not file name) to be uploaded.
+    ///
+    /// Raw bytes.
     public var file: FileUpload?
 
     /// Creates a `CreateContainerFileBody`.

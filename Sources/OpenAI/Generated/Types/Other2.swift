@@ -1112,6 +1112,8 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
 /// - Remark: Generated from `#/components/schemas/CreateContentProvenanceBody`.
 public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The image or audio file to check for supported OpenAI provenance signals.
+    ///
+    /// Raw bytes.
     public var file: FileUpload
 
     /// Creates a `CreateContentProvenanceBody`.
@@ -3873,7 +3875,7 @@ public enum ThreadItem: Codable, Hashable, Sendable {
 /// A paginated list of thread items rendered for the ChatKit API.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadItemListResource`.
-public struct ThreadItemListResource: Codable, Hashable, Sendable {
+public struct ThreadItemListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of items
     public var data: [ThreadItem]
     public var firstID: Swift.String?
@@ -3925,6 +3927,13 @@ public struct ThreadItemListResource: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ThreadItem] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// Indicates that a thread is active.

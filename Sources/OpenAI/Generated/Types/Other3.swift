@@ -187,7 +187,7 @@ public struct DeletedThreadResource: Codable, Hashable, Sendable {
 /// A paginated list of ChatKit threads.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadListResource`.
-public struct ThreadListResource: Codable, Hashable, Sendable {
+public struct ThreadListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of items
     public var data: [ThreadResource]
     public var firstID: Swift.String?
@@ -239,6 +239,13 @@ public struct ThreadListResource: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ThreadResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.

@@ -165,7 +165,7 @@ public struct ProjectGroupDeletedResource: Codable, Hashable, Sendable {
 /// Paginated list of groups that have access to a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectGroupListResource`.
-public struct ProjectGroupListResource: Codable, Hashable, Sendable {
+public struct ProjectGroupListResource: Codable, Hashable, Sendable, CursorPage {
     /// Project group memberships returned in the current page.
     public var data: [ProjectGroup]
     /// Whether additional project group memberships are available.
@@ -211,4 +211,11 @@ public struct ProjectGroupListResource: Codable, Hashable, Sendable {
         try container.encode(self.hasMore, forKey: .hasMore)
         try container.encode(self.next, forKey: .next)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectGroup] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { next }
 }

@@ -287,7 +287,7 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyListResponse`.
-public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable {
+public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [ProjectAPIKey]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -337,6 +337,13 @@ public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectAPIKey] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// The service account that owns a project API key.
@@ -506,7 +513,7 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectListResponse`.
-public struct ProjectListResponse: Codable, Hashable, Sendable {
+public struct ProjectListResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [Project]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -556,6 +563,13 @@ public struct ProjectListResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [Project] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// Represents the model allowlist or denylist policy for a project.
@@ -800,7 +814,7 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitListResponse`.
-public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable {
+public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [ProjectRateLimit]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -850,6 +864,13 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectRateLimit] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitUpdateRequest`.
@@ -1005,6 +1026,7 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
 public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
     public var value: Swift.String
     public var name: Swift.String
+    /// Unix time, in seconds.
     public var createdAt: Swift.Int
     public var id: Swift.String
 
@@ -1013,7 +1035,7 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
     /// - Parameters:
     ///   - value: The `value` member.
     ///   - name: The `name` member.
-    ///   - createdAt: The `created_at` member.
+    ///   - createdAt: Unix time, in seconds.
     ///   - id: The `id` member.
     public init(
         value: Swift.String,
@@ -1097,6 +1119,7 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.
     public var role: ProjectServiceAccountCreateResponse.RoleValue
+    /// Unix time, in seconds.
     public var createdAt: Swift.Int
     public var apiKey: ProjectServiceAccountAPIKey?
 
@@ -1106,7 +1129,7 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
     ///   - id: The `id` member.
     ///   - name: The `name` member.
     ///   - role: Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.
-    ///   - createdAt: The `created_at` member.
+    ///   - createdAt: Unix time, in seconds.
     ///   - apiKey: The `api_key` member.
     public init(
         id: Swift.String,
@@ -1209,7 +1232,7 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountListResponse`.
-public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable {
+public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [ProjectServiceAccount]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -1259,6 +1282,13 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectServiceAccount] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectUpdateRequest`.
@@ -1452,7 +1482,7 @@ public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectUserListResponse`.
-public struct ProjectUserListResponse: Codable, Hashable, Sendable {
+public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
     public var object: Swift.String
     public var data: [ProjectUser]
     public var firstID: Swift.String?
@@ -1506,6 +1536,13 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectUser] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/ProjectUserUpdateRequest`.

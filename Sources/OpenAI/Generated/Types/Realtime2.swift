@@ -2588,6 +2588,8 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
     /// The generated client secret value.
     public var value: Swift.String
     /// Expiration timestamp for the client secret, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
     public var expiresAt: Swift.Int
     /// The session configuration for either a realtime or transcription session.
     public var session: RealtimeCreateClientSecretResponse.Session

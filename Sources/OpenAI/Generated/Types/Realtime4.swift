@@ -64,6 +64,8 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     /// given model. Defaults to `inf`.
     public var maxResponseOutputTokens: RealtimeSession.MaxResponseOutputTokens?
     /// Expiration timestamp for the session, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
     public var expiresAt: Swift.Int?
     public var prompt: Prompt?
     public var include: [Swift.String]?
@@ -674,6 +676,8 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         public var value: Swift.String
         /// Timestamp for when the token expires. Currently, all tokens expire
         /// after one minute.
+        ///
+        /// Unix time, in seconds.
         public var expiresAt: Swift.Int
 
         /// Creates a `ClientSecret`.
@@ -1631,6 +1635,8 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
     /// The object type. Always `realtime.session`.
     public var object: Swift.String?
     /// Expiration timestamp for the session, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
     public var expiresAt: Swift.Int?
     /// Additional fields to include in server outputs.
     /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
@@ -2207,6 +2213,8 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String
     /// Expiration timestamp for the session, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
     public var expiresAt: Swift.Int?
     /// The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
     /// that the model will respond with audio plus a transcript. `["text"]` can be used to make
@@ -3250,6 +3258,8 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
         public var value: Swift.String
         /// Timestamp for when the token expires. Currently, all tokens expire
         /// after one minute.
+        ///
+        /// Unix time, in seconds.
         public var expiresAt: Swift.Int
 
         /// Creates a `ClientSecret`.
@@ -3371,6 +3381,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
     /// The object type. Always `realtime.transcription_session`.
     public var object: Swift.String
     /// Expiration timestamp for the session, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
     public var expiresAt: Swift.Int?
     /// Additional fields to include in server outputs.
     /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
@@ -3876,6 +3888,8 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, 
     /// The generated client secret value.
     public var value: Swift.String
     /// Expiration timestamp for the client secret, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
     public var expiresAt: Swift.Int
     /// A Realtime translation session. Translation sessions continuously translate input
     /// audio into the configured output language.

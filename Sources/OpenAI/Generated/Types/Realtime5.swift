@@ -313,6 +313,8 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String
     /// Expiration timestamp for the session, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
     public var expiresAt: Swift.Int
     /// The Realtime translation model used for this session. This field is set at
     /// session creation and cannot be changed with `session.update`.

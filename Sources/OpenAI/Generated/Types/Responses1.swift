@@ -3152,7 +3152,7 @@ public struct ResponseIncompleteEvent: Codable, Hashable, Sendable {
 /// A list of Response items.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseItemList`.
-public struct ResponseItemList: Codable, Hashable, Sendable {
+public struct ResponseItemList: Codable, Hashable, Sendable, CursorPage {
     /// A list of items used to generate this response.
     public var data: [ItemResource]
     /// Whether there are more items available.
@@ -3206,6 +3206,13 @@ public struct ResponseItemList: Codable, Hashable, Sendable {
         try container.encode(self.firstID, forKey: .firstID)
         try container.encode(self.lastID, forKey: .lastID)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ItemResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// A logprob is the logarithmic probability that the model assigns to producing

@@ -2139,7 +2139,7 @@ public struct BetaError: Codable, Hashable, Sendable {
 /// A list of Response items.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseItemList`.
-public struct BetaResponseItemList: Codable, Hashable, Sendable {
+public struct BetaResponseItemList: Codable, Hashable, Sendable, CursorPage {
     /// A list of items used to generate this response.
     public var data: [BetaItemResource]
     /// Whether there are more items available.
@@ -2193,6 +2193,13 @@ public struct BetaResponseItemList: Codable, Hashable, Sendable {
         try container.encode(self.firstID, forKey: .firstID)
         try container.encode(self.lastID, forKey: .lastID)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [BetaItemResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// Content item used to generate a response.

@@ -54,7 +54,7 @@ public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable {
 /// Paginated list of roles available on an organization or project.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicRoleListResource`.
-public struct PublicRoleListResource: Codable, Hashable, Sendable {
+public struct PublicRoleListResource: Codable, Hashable, Sendable, CursorPage {
     /// Roles returned in the current page.
     public var data: [Role]
     /// Whether more roles are available when paginating.
@@ -100,6 +100,13 @@ public struct PublicRoleListResource: Codable, Hashable, Sendable {
         try container.encode(self.hasMore, forKey: .hasMore)
         try container.encode(self.next, forKey: .next)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [Role] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { next ?? data.last?.id }
 }
 
 /// Request payload for updating an existing role.

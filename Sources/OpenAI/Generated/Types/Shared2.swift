@@ -2982,7 +2982,7 @@ public struct Role: Codable, Hashable, Sendable {
 /// Paginated list of roles assigned to a principal.
 ///
 /// - Remark: Generated from `#/components/schemas/RoleListResource`.
-public struct RoleListResource: Codable, Hashable, Sendable {
+public struct RoleListResource: Codable, Hashable, Sendable, CursorPage {
     /// Role assignments returned in the current page.
     public var data: [AssignedRoleDetails]
     /// Whether additional assignments are available when paginating.
@@ -3028,6 +3028,13 @@ public struct RoleListResource: Codable, Hashable, Sendable {
         try container.encode(self.hasMore, forKey: .hasMore)
         try container.encode(self.next, forKey: .next)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [AssignedRoleDetails] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { next ?? data.last?.id }
 }
 
 /// Not supported with latest reasoning models `o3` and `o4-mini`.

@@ -77,7 +77,7 @@ public struct SkillResource: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/SkillListResource`.
-public struct SkillListResource: Codable, Hashable, Sendable {
+public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of items
     public var data: [SkillResource]
     public var firstID: Swift.String?
@@ -129,6 +129,13 @@ public struct SkillListResource: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [SkillResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// Uploads a skill either as a directory (multipart `files[]`) or as a single zip file.
@@ -343,7 +350,7 @@ public struct SkillVersionResource: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/SkillVersionListResource`.
-public struct SkillVersionListResource: Codable, Hashable, Sendable {
+public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of items
     public var data: [SkillVersionResource]
     public var firstID: Swift.String?
@@ -395,6 +402,13 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [SkillVersionResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// Uploads a new immutable version of a skill.

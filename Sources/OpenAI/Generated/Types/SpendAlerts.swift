@@ -152,7 +152,7 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Hashable, Sendable
 /// Paginated list of organization spend alerts.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendAlertListResource`.
-public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable {
+public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, CursorPage {
     /// Spend alerts returned in the current page.
     public var data: [OrganizationSpendAlert]
     /// The ID of the first spend alert in this page.
@@ -206,6 +206,13 @@ public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [OrganizationSpendAlert] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// Represents a spend alert configured at the project level.
@@ -311,7 +318,7 @@ public struct ProjectSpendAlertDeletedResource: Codable, Hashable, Sendable {
 /// Paginated list of project spend alerts.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendAlertListResource`.
-public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable {
+public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, CursorPage {
     /// Spend alerts returned in the current page.
     public var data: [ProjectSpendAlert]
     /// The ID of the first spend alert in this page.
@@ -365,6 +372,13 @@ public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ProjectSpendAlert] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// Email notification settings for a spend alert.

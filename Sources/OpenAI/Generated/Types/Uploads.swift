@@ -6,6 +6,8 @@ import Foundation
 /// - Remark: Generated from `#/components/schemas/AddUploadPartRequest`.
 public struct AddUploadPartRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The chunk of bytes for this Part.
+    ///
+    /// Raw bytes.
     public var data: FileUpload
 
     /// Creates a `AddUploadPartRequest`.

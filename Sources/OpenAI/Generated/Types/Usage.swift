@@ -813,7 +813,7 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/UsageResponse`.
-public struct UsageResponse: Codable, Hashable, Sendable {
+public struct UsageResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [UsageTimeBucket]
     public var hasMore: Swift.Bool
     public var nextPage: Swift.String?
@@ -856,6 +856,13 @@ public struct UsageResponse: Codable, Hashable, Sendable {
         try container.encode(self.hasMore, forKey: .hasMore)
         try container.encode(self.nextPage, forKey: .nextPage)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [UsageTimeBucket] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { nextPage }
 }
 
 /// - Remark: Generated from `#/components/schemas/UsageTimeBucket`.

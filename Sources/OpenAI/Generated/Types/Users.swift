@@ -43,7 +43,7 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/UserListResponse`.
-public struct UserListResponse: Codable, Hashable, Sendable {
+public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
     public var data: [User]
     public var firstID: Swift.String?
     public var lastID: Swift.String?
@@ -93,6 +93,13 @@ public struct UserListResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [User] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/UserRoleUpdateRequest`.

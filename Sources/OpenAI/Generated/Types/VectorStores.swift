@@ -338,7 +338,7 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/ListVectorStoreFilesResponse`.
-public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable {
+public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorPage {
     public var object: Swift.String
     public var data: [VectorStoreFileObject]
     public var firstID: Swift.String
@@ -392,10 +392,17 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VectorStoreFileObject] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// - Remark: Generated from `#/components/schemas/ListVectorStoresResponse`.
-public struct ListVectorStoresResponse: Codable, Hashable, Sendable {
+public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage {
     public var object: Swift.String
     public var data: [VectorStoreObject]
     public var firstID: Swift.String
@@ -449,6 +456,13 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VectorStoreObject] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
 }
 
 /// This is returned when the chunking strategy is unknown. Typically, this is because the file was indexed before the `chunking_strategy` concept was introduced in the API.
@@ -899,7 +913,7 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
 /// Represents the parsed content of a vector store file.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse`.
-public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable {
+public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, CursorPage {
     /// Parsed content of the file.
     public var data: [VectorStoreFileContentResponse.DataItem]
     /// Indicates if there are more content pages to fetch.
@@ -944,6 +958,13 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable {
         try container.encode(self.hasMore, forKey: .hasMore)
         try container.encode(self.nextPage, forKey: .nextPage)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VectorStoreFileContentResponse.DataItem] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { nextPage }
 
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse/properties/data/items`.
     public struct DataItem: Codable, Hashable, Sendable {
@@ -1658,7 +1679,7 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultsPage`.
-public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable {
+public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, CursorPage {
     public var searchQuery: [Swift.String]
     /// The list of search result items.
     public var data: [VectorStoreSearchResultItem]
@@ -1710,4 +1731,11 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable {
         try container.encode(self.hasMore, forKey: .hasMore)
         try container.encode(self.nextPage, forKey: .nextPage)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VectorStoreSearchResultItem] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { nextPage }
 }

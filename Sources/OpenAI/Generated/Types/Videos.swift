@@ -228,7 +228,7 @@ public struct VideoResource: Codable, Hashable, Sendable {
 }
 
 /// - Remark: Generated from `#/components/schemas/VideoListResource`.
-public struct VideoListResource: Codable, Hashable, Sendable {
+public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of items
     public var data: [VideoResource]
     public var firstID: Swift.String?
@@ -280,6 +280,13 @@ public struct VideoListResource: Codable, Hashable, Sendable {
         try container.encode(self.lastID, forKey: .lastID)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [VideoResource] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
 /// - Remark: Generated from `#/components/schemas/ImageRefParam-2`.
@@ -509,6 +516,8 @@ public struct CreateVideoJSONBody: Codable, Hashable, Sendable {
 /// - Remark: Generated from `#/components/schemas/CreateVideoCharacterBody`.
 public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// Video file used to create a character.
+    ///
+    /// Raw bytes.
     public var video: FileUpload
     /// Display name for this API character.
     public var name: Swift.String

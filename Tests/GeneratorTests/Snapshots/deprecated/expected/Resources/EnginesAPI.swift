@@ -27,7 +27,7 @@ extension EnginesAPI {
     public func retrieve(
         options: RequestOptions = RequestOptions()
     ) async throws -> Engine {
-        var request = APIRequest(method: "GET", path: "/engines", operationID: "listEngines")
+        let request = APIRequest(method: "GET", path: "/engines", operationID: "listEngines")
         return try await client.send(request, options: options, as: Engine.self)
     }
 }

@@ -24,7 +24,7 @@ extension FilesAPI {
     public func create(
         options: RequestOptions = RequestOptions()
     ) async throws -> Thing {
-        var request = APIRequest(method: "POST", path: "/files", operationID: "createFile")
+        let request = APIRequest(method: "POST", path: "/files", operationID: "createFile")
         return try await client.send(request, options: options, as: Thing.self)
     }
 }

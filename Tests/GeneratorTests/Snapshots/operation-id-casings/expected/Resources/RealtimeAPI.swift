@@ -33,7 +33,7 @@ extension RealtimeCallsAPI {
     public func create(
         options: RequestOptions = RequestOptions()
     ) async throws -> Thing {
-        var request = APIRequest(method: "POST", path: "/realtime/calls", operationID: "create-realtime-call")
+        let request = APIRequest(method: "POST", path: "/realtime/calls", operationID: "create-realtime-call")
         return try await client.send(request, options: options, as: Thing.self)
     }
 }

@@ -24,7 +24,7 @@ extension ResponsesAPI {
     public func create(
         options: RequestOptions = RequestOptions()
     ) async throws -> Thing {
-        var request = APIRequest(method: "POST", path: "/responses", operationID: "beta_createResponse")
+        let request = APIRequest(method: "POST", path: "/responses", operationID: "beta_createResponse")
         return try await client.send(request, options: options, as: Thing.self)
     }
 }

@@ -8,12 +8,15 @@ import Foundation
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EmbeddingInput`.
-public enum EmbeddingInput: Codable, Hashable, Sendable {
+public enum EmbeddingInput: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     case integers([Swift.Int])
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
 
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
@@ -44,11 +47,14 @@ public enum EmbeddingInput: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
-public enum StopConfiguration: Codable, Hashable, Sendable {
+public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case array([JSONValue])
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
 
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {

@@ -1,0 +1,46 @@
+/// Marks list replies (`data` array plus `has_more`) as cursor pages, with the expression that
+/// gives the next `after` cursor: `last_id` when the reply has it, else the last item's `id`.
+enum PaginationDetector {
+    static func annotate(_ declarations: [TopLevelDeclaration]) -> [TopLevelDeclaration] {
+        var structs: [String: StructDecl] = [:]
+        for top in declarations where !top.area.hasPrefix("Resource:") {
+            if case .structure(let decl) = top.declaration { structs[decl.name] = decl }
+        }
+        /// Whether the type has a stored, required, non-null string `id`.
+        func hasID(_ type: TypeRef) -> Bool {
+            guard case .named(let name) = type, let decl = structs[name] else { return false }
+            return decl.properties.contains {
+                $0.wireName == "id" && $0.constant == nil && $0.type == .string && !$0.isOptional && !$0.boxed
+            }
+        }
+        return declarations.map { top in
+            guard !top.area.hasPrefix("Resource:"), case .structure(var decl) = top.declaration else { return top }
+            let stored = decl.properties.filter { $0.constant == nil && !$0.boxed && !$0.documentation.deprecated }
+            guard let data = stored.first(where: { $0.wireName == "data" }), case .array(let item) = data.type,
+                !data.isOptional,
+                let more = stored.first(where: { $0.wireName == "has_more" }), more.type == .bool
+            else { return top }
+            let last = stored.first { $0.wireName == "last_id" && $0.type == .string }
+            let next = stored.first { ($0.wireName == "next" || $0.wireName == "next_page") && $0.type == .string }
+            var cursor: [String] = []
+            if let last { cursor.append(last.name) }
+            if let next { cursor.append(next.name) }
+            if hasID(item) { cursor.append("\(data.name).last?.id") }
+            let expression: String
+            if cursor.isEmpty {
+                expression = "nil"
+            } else if cursor.count == 1, let last, !last.isOptional {
+                expression = last.name
+            } else {
+                expression = cursor.joined(separator: " ?? ")
+            }
+            let lastIsRequired = last.map { !$0.isOptional } ?? false
+            decl.page = PageInfo(
+                itemType: item, hasMore: more.isOptional ? "\(more.name) ?? false" : more.name,
+                nextCursor: lastIsRequired ? last!.name : expression)
+            var copy = top
+            copy.declaration = .structure(decl)
+            return copy
+        }
+    }
+}
