@@ -9,6 +9,7 @@ import OpenAPI
 let usage = """
     usage: openai-generator generate [--spec PATH] [--output DIR] [--access public|package|internal] [--overrides PATH]
            openai-generator check    [--spec PATH] [--output DIR] [--lock PATH] [--overrides PATH]
+           openai-generator diff OLD NEW [--format text|markdown|json] [--fail-on breaking|warning|any|none]
 
     Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --lock Spec/lock.json,
     --overrides Spec/overrides.json (skipped when absent).
@@ -63,9 +64,13 @@ func loadOverrides(_ path: String) -> Overrides {
         fail("\(path): not a JSON object", status: 1)
     }
     var overrides = Overrides()
-    for (operationID, value) in object["operations"] as? [String: Any] ?? [:] {
+    for (operationID, value) in object["operations"] as? [String: Any] ?? [:] where operationID != "comment" {
         if let name = value as? String { overrides.operations[operationID] = name }
         if let entry = value as? [String: Any], let name = entry["name"] as? String { overrides.operations[operationID] = name }
+    }
+    for (operationID, value) in object["streaming"] as? [String: Any] ?? [:] {
+        guard let entry = value as? [String: Any], let event = entry["event"] as? String else { continue }
+        overrides.streaming[operationID] = (event, entry["framing"] as? String ?? "data")
     }
     for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
         guard let entry = value as? [String: Any] else { continue }
@@ -114,7 +119,7 @@ func run(_ options: Options) -> Int32 {
         print("files: \(result.files.count) (\(lines) lines) in \(options.output); \(written) changed")
         print("warnings: \(result.diagnostics.count)")
         for kind in byKind.keys.sorted() { print("  \(kind): \(byKind[kind]!)") }
-        print("incomplete: \(result.incompleteOperations.count) streaming operations return the complete reply only: \(result.incompleteOperations.joined(separator: ", "))")
+        print("streaming variants: \(result.streamingOperations); incomplete: \(result.incompleteOperations.count)\(result.incompleteOperations.isEmpty ? "" : " (" + result.incompleteOperations.joined(separator: ", ") + ")")")
         print(String(format: "time: %.3f s", Date().timeIntervalSince(start)))
         return 0
     case "check":
@@ -141,5 +146,7 @@ func run(_ options: Options) -> Int32 {
     }
 }
 
-if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "diff" { exit(runDiff(arguments: Array(CommandLine.arguments.dropFirst(2)))) }
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "diff" {
+    exit(runDiff(arguments: Array(CommandLine.arguments.dropFirst(2))))
+}
 exit(run(parseArguments()))

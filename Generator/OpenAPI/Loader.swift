@@ -373,6 +373,16 @@ struct LoadContext {
 }
 
 extension Schema {
+    /// A `oneOf` of `members`, for unions the spec implies but does not declare (e.g. all
+    /// webhook payloads).
+    public static func union(of members: [Schema], description: String, location: SourceLocation) -> Schema {
+        Schema(
+            location: location, ref: nil, types: [], nullable: false, format: nil, title: nil,
+            description: description, deprecated: false, properties: [], required: [], additionalProperties: .absent,
+            items: nil, enumValues: nil, constValue: nil, oneOf: [], anyOf: members, allOf: [],
+            discriminator: nil, defaultValue: nil, swiftType: nil)
+    }
+
     /// A copy that also accepts `null`.
     func makingNullable() -> Schema {
         Schema(

@@ -110,6 +110,9 @@ public struct UnionCase: Hashable, Sendable {
     /// Discriminator values that select this case; empty when chosen by trying to decode.
     public var discriminatorValues: [String]
     public var documentation: String?
+    /// The payload is itself a union, whose `unknown` case must not count as a match when
+    /// variants are tried in order.
+    public var payloadIsUnion: Bool = false
 }
 
 public struct UnionDecl: Hashable, Sendable {
@@ -192,6 +195,8 @@ public struct OperationDecl: Hashable, Sendable {
     public var bodyRequired: Bool
     public var response: ResponseKind
     public var streams: Bool
+    /// The streaming variant (`createStream`), when the operation streams.
+    public var streaming: StreamingInfo? = nil
     public var adminAuthentication: Bool
     public var documentation: Documentation
     public var area: String
@@ -201,6 +206,24 @@ public struct OperationDecl: Hashable, Sendable {
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(operationID) }
+}
+
+/// The streaming variant of an operation: its event type and how to ask for a stream.
+public struct StreamingInfo: Hashable, Sendable {
+    public enum Framing: String, Hashable, Sendable {
+        /// `data:` holds the event's JSON.
+        case data
+        /// `event:` names the event, `data:` holds its payload.
+        case eventNameAndData
+    }
+
+    public var eventType: TypeRef
+    public var framing: Framing
+    /// Statements that turn the caller's body into a streaming request, e.g. `body.stream = true`.
+    public var bodyAssignments: [String]
+    /// A boolean query parameter that asks for the stream (`stream=true` on retrieve), which the
+    /// streaming method sets and does not take.
+    public var queryFlag: String?
 }
 
 /// The whole translated API.

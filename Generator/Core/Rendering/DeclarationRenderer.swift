@@ -304,8 +304,16 @@ struct DeclarationRenderer {
     private func renderTries(_ cases: [UnionCase], into printer: inout CodePrinter) {
         for unionCase in cases {
             printer.block("if let value = try? \(unionCase.type.swift)(from: decoder)") { body in
-                body.line("self = .\(unionCase.name)(value)")
-                body.line("return")
+                if unionCase.payloadIsUnion {
+                    // A nested union accepts anything as `unknown`; that is no match here.
+                    body.block("if case .unknown = value {} else") { inner in
+                        inner.line("self = .\(unionCase.name)(value)")
+                        inner.line("return")
+                    }
+                } else {
+                    body.line("self = .\(unionCase.name)(value)")
+                    body.line("return")
+                }
             }
         }
         printer.line("self = .unknown(try JSONValue(from: decoder))")

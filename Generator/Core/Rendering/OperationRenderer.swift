@@ -4,7 +4,7 @@ struct OperationRenderer {
 
     /// Label, type and default of each method parameter, in call order: path parameters, the
     /// body, query and header parameters, options.
-    func signature(_ operation: OperationDecl, body: RequestBodyKind?) -> [String] {
+    func signature(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo? = nil) -> [String] {
         var parts: [String] = []
         for parameter in operation.parameters where parameter.location == .path {
             parts.append("\(parameter.name): \(parameter.type.swift)")
@@ -15,9 +15,9 @@ struct OperationRenderer {
                 case .json(let type), .multipart(let type): type.swift
                 case .text: "Swift.String"
                 }
-            parts.append(operation.bodyRequired ? "_ body: \(type)" : "_ body: \(type)? = nil")
+            parts.append(operation.bodyRequired || streaming != nil ? "_ body: \(type)" : "_ body: \(type)? = nil")
         }
-        for parameter in operation.parameters where parameter.location != .path {
+        for parameter in operation.parameters where parameter.location != .path && parameter.wireName != streaming?.queryFlag {
             parts.append(
                 parameter.required
                     ? "\(parameter.name): \(parameter.type.swift)" : "\(parameter.name): \(parameter.type.swift)? = nil")
@@ -62,8 +62,8 @@ struct OperationRenderer {
         case .none: break
         }
         docs.append("- Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.")
-        if operation.streams {
-            docs.append("- Note: This operation can also stream server-sent events; this method returns the complete reply.")
+        if let streaming = operation.streaming {
+            docs.append("- Note: ``\(operation.methodName)Stream(\(streamLabels(operation, body: body, streaming: streaming)))`` streams the reply as server-sent events.")
         }
         printer.documentation(operation.documentation.summary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
@@ -74,37 +74,7 @@ struct OperationRenderer {
             printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
         }
         printer.block(") async throws\(result)") { method in
-            let authentication = operation.adminAuthentication ? ", authentication: .adminAPIKey" : ""
-            let mutates = !operation.parameters.isEmpty || !operation.fixedQuery.isEmpty || body != nil
-                || operation.response == .binary || operation.response == .text
-            method.line(
-                "\(mutates ? "var" : "let") request = APIRequest(method: \(operation.httpMethod.swiftLiteral), path: \(operation.path.swiftLiteral), operationID: \(operation.operationID.swiftLiteral)\(authentication))"
-            )
-            for parameter in operation.parameters where parameter.location == .path {
-                method.line("try request.setPathParameter(\(parameter.wireName.swiftLiteral), \(parameter.name))")
-            }
-            for (name, value) in operation.fixedQuery {
-                method.line("try request.addQuery(\(name.swiftLiteral), \(value.swiftLiteral))")
-            }
-            for parameter in operation.parameters where parameter.location == .query {
-                method.line("try request.addQuery(\(parameter.wireName.swiftLiteral), \(parameter.name))")
-            }
-            for parameter in operation.parameters where parameter.location == .header {
-                method.line("try request.addHeader(\(parameter.wireName.swiftLiteral), \(parameter.name))")
-            }
-            if let body {
-                let setter: String =
-                    switch body {
-                    case .json: "try request.setJSONBody(body)"
-                    case .multipart: "try request.setMultipartBody(body)"
-                    case .text(let contentType): "request.setTextBody(body, contentType: \(contentType.swiftLiteral))"
-                    }
-                if operation.bodyRequired {
-                    method.line(setter)
-                } else {
-                    method.line("if let body { \(setter) }")
-                }
-            }
+            buildRequest(operation, body: body, streaming: nil, into: &method)
             switch operation.response {
             case .json(let type):
                 method.line("return try await client.send(request, options: options, as: \(type.swift).self)")
@@ -116,6 +86,90 @@ struct OperationRenderer {
                 method.line("return try await client.sendForText(request, options: options)")
             case .none:
                 method.line("try await client.sendForNoContent(request, options: options)")
+            }
+        }
+        if let streaming = operation.streaming {
+            printer.line()
+            renderStream(operation, body: body, streaming: streaming, into: &printer)
+        }
+    }
+
+    /// The argument labels of the streaming variant, for a symbol link: `_:options:`.
+    func streamLabels(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo) -> String {
+        signature(operation, body: body, streaming: streaming).map { part in
+            String(part.prefix { $0 != ":" && $0 != " " }) + ":"
+        }.joined()
+    }
+
+    /// The streaming variant: `createStream(...)` returning the typed events.
+    func renderStream(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo, into printer: inout CodePrinter) {
+        var docs: [String] = ["- Parameters:"]
+        for parameter in operation.parameters where parameter.location == .path {
+            docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` path parameter.")")
+        }
+        if body != nil {
+            docs.append("  - body: The request body; the method asks for a stream itself (\((streaming.bodyAssignments.map { "`\($0)`" }).joined(separator: ", "))).")
+        }
+        for parameter in operation.parameters where parameter.location != .path && parameter.wireName != streaming.queryFlag {
+            docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")")
+        }
+        docs.append("  - options: Per-request headers, query items, timeout and retries.")
+        docs.append("- Returns: The events, `\(streaming.eventType.swift)`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.")
+        docs.append("- Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.")
+        let summary = CodePrinter.commentLines(operation.documentation.summary).first.map { "\($0) Streams the reply." } ?? "Streams the reply."
+        printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
+        if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
+        let parameters = signature(operation, body: body, streaming: streaming)
+        printer.line("\(access) func \(operation.methodName)Stream(")
+        for (index, parameter) in parameters.enumerated() {
+            printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
+        }
+        printer.block(") throws -> OpenAIStream<\(streaming.eventType.swift)>") { method in
+            buildRequest(operation, body: body, streaming: streaming, into: &method)
+            let framing = streaming.framing == .eventNameAndData ? ".eventNameAndData" : ".data"
+            method.line("return client.stream(request, options: options, as: \(streaming.eventType.swift).self, framing: \(framing))")
+        }
+    }
+
+    /// The statements that build `request`: path, query, headers, body.
+    func buildRequest(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo?, into method: inout CodePrinter) {
+        let authentication = operation.adminAuthentication ? ", authentication: .adminAPIKey" : ""
+        let mutates = !operation.parameters.isEmpty || !operation.fixedQuery.isEmpty || body != nil
+            || operation.response == .binary || operation.response == .text
+        method.line(
+            "\(mutates ? "var" : "let") request = APIRequest(method: \(operation.httpMethod.swiftLiteral), path: \(operation.path.swiftLiteral), operationID: \(operation.operationID.swiftLiteral)\(authentication))"
+        )
+        for parameter in operation.parameters where parameter.location == .path {
+            method.line("try request.setPathParameter(\(parameter.wireName.swiftLiteral), \(parameter.name))")
+        }
+        for (name, value) in operation.fixedQuery {
+            method.line("try request.addQuery(\(name.swiftLiteral), \(value.swiftLiteral))")
+        }
+        for parameter in operation.parameters where parameter.location == .query {
+            if parameter.wireName == streaming?.queryFlag {
+                method.line("try request.addQuery(\(parameter.wireName.swiftLiteral), true)")
+            } else {
+                method.line("try request.addQuery(\(parameter.wireName.swiftLiteral), \(parameter.name))")
+            }
+        }
+        for parameter in operation.parameters where parameter.location == .header {
+            method.line("try request.addHeader(\(parameter.wireName.swiftLiteral), \(parameter.name))")
+        }
+        if let streaming, !streaming.bodyAssignments.isEmpty {
+            method.line("var body = body")
+            for assignment in streaming.bodyAssignments { method.line(assignment) }
+        }
+        if let body {
+            let setter: String =
+                switch body {
+                case .json: "try request.setJSONBody(body)"
+                case .multipart: "try request.setMultipartBody(body)"
+                case .text(let contentType): "request.setTextBody(body, contentType: \(contentType.swiftLiteral))"
+                }
+            if operation.bodyRequired || streaming != nil {
+                method.line(setter)
+            } else {
+                method.line("if let body { \(setter) }")
             }
         }
     }

@@ -30,8 +30,10 @@ public struct GenerationResult: Sendable {
     public var operationCount: Int
     public var schemaCount: Int
     public var typeCount: Int
-    /// Operations whose method does not have its final shape yet (streaming variants).
+    /// Operations that stream but have no streaming variant.
     public var incompleteOperations: [String]
+    /// How many operations have a streaming variant.
+    public var streamingOperations: Int
 }
 
 /// The generator's front door: spec bytes in, Swift files out.
@@ -163,10 +165,12 @@ public enum SwiftGenerator {
         files.append(GeneratedFile(path: "OperationResponseTypes.swift", contents: header + "\n" + table.text))
 
         files.sort { $0.path < $1.path }
-        let incomplete = model.operations.filter(\.streams).map(\.operationID).sorted()
+        // Operations that stream in reality but got no streaming variant.
+        let incomplete = model.operations.filter { $0.streams && $0.streaming == nil }.map(\.operationID).sorted()
         return GenerationResult(
             files: files, diagnostics: diagnostics, operationCount: model.operations.count,
-            schemaCount: document.schemas.count, typeCount: typeCount, incompleteOperations: incomplete)
+            schemaCount: document.schemas.count, typeCount: typeCount, incompleteOperations: incomplete,
+            streamingOperations: model.operations.filter { $0.streaming != nil }.count)
     }
 
     static func countTypes(_ declaration: Declaration) -> Int {

@@ -6,10 +6,17 @@ public struct Overrides: Sendable {
     public var operations: [String: String]
     /// JSON pointer → schema attributes (e.g. `x-swift-type`).
     public var schemas: [String: [String: String]]
+    /// operationId → the event schema (component name) of a stream the spec does not declare,
+    /// and `event` framing when the event name travels in the `event:` line.
+    public var streaming: [String: (eventSchema: String, framing: String)]
 
-    public init(operations: [String: String] = [:], schemas: [String: [String: String]] = [:]) {
+    public init(
+        operations: [String: String] = [:], schemas: [String: [String: String]] = [:],
+        streaming: [String: (eventSchema: String, framing: String)] = [:]
+    ) {
         self.operations = operations
         self.schemas = schemas
+        self.streaming = streaming
     }
 }
 

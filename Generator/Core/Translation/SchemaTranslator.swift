@@ -474,7 +474,18 @@ struct SchemaTranslator {
     // MARK: Unions
 
     /// The discriminator values of a union branch for the member `property`.
-    func discriminatorValues(_ branch: Schema, property: String) -> [String]? {
+    func discriminatorValues(_ branch: Schema, property: String, depth: Int = 0) -> [String]? {
+        // A variant that is itself a union: the values of all its variants.
+        let resolved = target(branch) ?? branch
+        let nested = Self.branches(resolved)
+        if nested.count >= 2, resolved.properties.isEmpty, resolved.allOf.isEmpty, depth < 4 {
+            var values: [String] = []
+            for member in nested {
+                guard let memberValues = discriminatorValues(member, property: property, depth: depth + 1) else { return nil }
+                values += memberValues
+            }
+            return values
+        }
         let flattened = flattenedObject(branch)
         guard let entry = flattened.properties.first(where: { $0.name == property }) else { return nil }
         guard let values = stringValues(entry.schema), !values.isEmpty else { return nil }
@@ -482,9 +493,34 @@ struct SchemaTranslator {
     }
 
     /// A member every object branch has with disjoint constant values: the implicit discriminator.
+    /// Whether a schema becomes a union enum (two or more non-null variants that are not all strings).
+    func isUnionSchema(_ schema: Schema) -> Bool {
+        let resolved = target(schema) ?? schema
+        let nested = Self.branches(resolved)
+        return nested.count >= 2 && resolved.properties.isEmpty && resolved.allOf.isEmpty
+            && stringValues(resolved) == nil
+    }
+
+    /// Whether a schema is a union of object variants (through `$ref`s), e.g. `RunStreamEvent`.
+    func isObjectUnion(_ schema: Schema, depth: Int = 0) -> Bool {
+        let resolved = target(schema) ?? schema
+        let nested = Self.branches(resolved)
+        guard nested.count >= 2, resolved.properties.isEmpty, resolved.allOf.isEmpty, depth < 4 else { return false }
+        return nested.allSatisfy { isObjectLike($0) || isObjectUnion($0, depth: depth + 1) }
+    }
+
+    /// The member names of an object variant, or of the first variant of a nested union.
+    func memberNames(_ schema: Schema, depth: Int = 0) -> [String] {
+        if isObjectUnion(schema), depth < 4 {
+            let resolved = target(schema) ?? schema
+            return memberNames(Self.branches(resolved)[0], depth: depth + 1)
+        }
+        return flattenedObject(schema).properties.map(\.name)
+    }
+
     func implicitDiscriminator(_ branches: [Schema]) -> String? {
-        guard branches.count >= 2, branches.allSatisfy({ isObjectLike($0) }) else { return nil }
-        let candidates = flattenedObject(branches[0]).properties.map(\.name)
+        guard branches.count >= 2, branches.allSatisfy({ isObjectLike($0) || isObjectUnion($0) }) else { return nil }
+        let candidates = memberNames(branches[0])
         for candidate in candidates {
             var seen: Set<String> = []
             var ok = true
@@ -566,7 +602,8 @@ struct SchemaTranslator {
             cases.append(
                 UnionCase(
                     name: caseName, type: resolved.type, discriminatorValues: discriminator == nil ? [] : values[index],
-                    documentation: branch.description ?? target(branch)?.description))
+                    documentation: branch.description ?? target(branch)?.description,
+                    payloadIsUnion: isUnionSchema(branch)))
         }
         if schema.oneOf.count >= 2, discriminator == nil {
             let objectBranches = branches.enumerated().filter { kind($0.element) == "object" }

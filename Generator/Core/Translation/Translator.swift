@@ -71,9 +71,14 @@ public struct Translator {
             }
             var response = ResponseKind.none
             var streams = false
+            var eventType: TypeRef?
+            var framing = StreamingInfo.Framing.data
             if let success = operation.responses.first(where: { $0.statusCode.hasPrefix("2") }) {
                 let types = success.content.map(\.contentType)
                 streams = types.contains("text/event-stream")
+                if let schema = success.content.first(where: { $0.contentType == "text/event-stream" })?.schema {
+                    eventType = schemas.resolve(schema, suggestedName: stem + "Event", scope: scope).type
+                }
                 let json = success.content.first { $0.contentType == "application/json" }
                 let jsonIsStructured = json?.schema.map { schemas.kind($0) != "string" } ?? false
                 let binary = types.contains {
@@ -88,6 +93,12 @@ public struct Translator {
                 } else if types.contains(where: { $0.hasPrefix("text/") && $0 != "text/event-stream" || $0 == "application/sdp" }) {
                     response = .text
                 }
+            }
+            if let declared = overrides.streaming[operationID], let name = schemas.componentTypeNames[declared.eventSchema] {
+                // A stream the spec does not declare (the request's `stream` flag), from Spec/overrides.json.
+                eventType = .named(name)
+                framing = declared.framing == "event" ? .eventNameAndData : .data
+                streams = true
             }
             let (path, fixedQuery) = OperationTranslator.splitPath(operation.path)
             let security = operation.security.isEmpty ? document.defaultSecurity : operation.security
@@ -108,21 +119,38 @@ public struct Translator {
                         remark: "`\(operation.method.uppercased()) \(operation.path)` (operationId `\(operationID)`)",
                         deprecated: operation.deprecated),
                     area: area))
+            if let eventType {
+                operations[operations.count - 1].streaming = StreamingInfo(
+                    eventType: eventType, framing: framing, bodyAssignments: [], queryFlag: nil)
+            }
             for declaration in scope.nested {
                 declarations.append(
                     TopLevelDeclaration(declaration: nestedInResource(declaration), area: "Resource:" + resourceType, schemaName: nil))
             }
         }
 
+        // Every webhook payload, as one union dispatched on its `type` (what a webhook handler
+        // receives).
         var webhooks: [(name: String, type: TypeRef)] = []
-        for webhook in document.webhooks {
-            guard let payload = webhook.payload else { continue }
-            let scope = Scope(path: "", ancestors: [])
-            let resolved = schemas.resolve(payload, suggestedName: "Webhook" + Naming.upperCamel(webhook.name), scope: scope)
-            webhooks.append((webhook.name, resolved.type))
+        let payloads = document.webhooks.compactMap(\.payload)
+        if !payloads.isEmpty {
+            let name = schemas.reserveTopLevelName("WebhookEvent")
+            let location = document.webhooks[0].location
+            let union = Schema.union(
+                of: payloads, description: "An event the API delivers to a webhook endpoint (every payload of the spec's `webhooks`).",
+                location: SourceLocation(file: location.file, mark: location.mark, pointer: "#/webhooks"))
+            if let declaration = schemas.makeDeclaration(union, name: name, suggestedName: name, scope: Scope(path: "", ancestors: [])) {
+                declarations.append(TopLevelDeclaration(declaration: declaration, area: "Webhooks", schemaName: nil))
+            }
+            for webhook in document.webhooks {
+                guard let payload = webhook.payload else { continue }
+                let resolved = schemas.resolve(payload, suggestedName: "Webhook" + Naming.upperCamel(webhook.name), scope: Scope(path: "", ancestors: []))
+                webhooks.append((webhook.name, resolved.type))
+            }
         }
 
         declarations = PaginationDetector.annotate(RecursionBreaker.breakCycles(declarations))
+        operations = StreamingRequests.annotate(operations, declarations: declarations)
         return (
             APIModel(declarations: declarations, operations: operations, webhooks: webhooks),
             document.diagnostics + schemas.diagnostics

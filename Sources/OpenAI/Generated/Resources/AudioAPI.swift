@@ -45,7 +45,7 @@ extension AudioSpeechAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The reply's body bytes.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    /// - Note: This operation can also stream server-sent events; this method returns the complete reply.
+    /// - Note: ``createStream(_:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /audio/speech` (operationId `createSpeech`)
     public func create(
@@ -56,6 +56,26 @@ extension AudioSpeechAPI {
         try request.setJSONBody(body)
         request.accept = "*/*"
         return try await client.sendForData(request, options: options)
+    }
+
+    /// Generates audio from the input text. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.streamFormat = "sse"`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `CreateSpeechResponseStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /audio/speech` (operationId `createSpeech`)
+    public func createStream(
+        _ body: CreateSpeechRequest,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<CreateSpeechResponseStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/audio/speech", operationID: "createSpeech")
+        var body = body
+        body.streamFormat = "sse"
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: CreateSpeechResponseStreamEvent.self, framing: .data)
     }
 }
 
@@ -76,7 +96,7 @@ extension AudioTranscriptionsAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `AudioTranscriptionsAPI.CreateResponseValue` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    /// - Note: This operation can also stream server-sent events; this method returns the complete reply.
+    /// - Note: ``createStream(_:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /audio/transcriptions` (operationId `createTranscription`)
     public func create(
@@ -86,6 +106,26 @@ extension AudioTranscriptionsAPI {
         var request = APIRequest(method: "POST", path: "/audio/transcriptions", operationID: "createTranscription")
         try request.setMultipartBody(body)
         return try await client.send(request, options: options, as: AudioTranscriptionsAPI.CreateResponseValue.self)
+    }
+
+    /// Transcribes audio into the input language. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `CreateTranscriptionResponseStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /audio/transcriptions` (operationId `createTranscription`)
+    public func createStream(
+        _ body: CreateTranscriptionRequest,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<CreateTranscriptionResponseStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/audio/transcriptions", operationID: "createTranscription")
+        var body = body
+        body.stream = true
+        try request.setMultipartBody(body)
+        return client.stream(request, options: options, as: CreateTranscriptionResponseStreamEvent.self, framing: .data)
     }
 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.

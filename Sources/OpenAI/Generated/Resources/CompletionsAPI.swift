@@ -24,6 +24,7 @@ extension CompletionsAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `CreateCompletionResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    /// - Note: ``createStream(_:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /completions` (operationId `createCompletion`)
     public func create(
@@ -33,5 +34,25 @@ extension CompletionsAPI {
         var request = APIRequest(method: "POST", path: "/completions", operationID: "createCompletion")
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: CreateCompletionResponse.self)
+    }
+
+    /// Creates a completion for the provided prompt and parameters. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `CreateCompletionResponse`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /completions` (operationId `createCompletion`)
+    public func createStream(
+        _ body: CreateCompletionRequest,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<CreateCompletionResponse> {
+        var request = APIRequest(method: "POST", path: "/completions", operationID: "createCompletion")
+        var body = body
+        body.stream = true
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: CreateCompletionResponse.self, framing: .data)
     }
 }

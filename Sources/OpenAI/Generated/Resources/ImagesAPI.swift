@@ -44,7 +44,7 @@ extension ImagesEditsAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ImagesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    /// - Note: This operation can also stream server-sent events; this method returns the complete reply.
+    /// - Note: ``createStream(_:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /images/edits` (operationId `createImageEdit`)
     public func create(
@@ -54,6 +54,26 @@ extension ImagesEditsAPI {
         var request = APIRequest(method: "POST", path: "/images/edits", operationID: "createImageEdit")
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: ImagesResponse.self)
+    }
+
+    /// Creates an edited or extended image given one or more source images and a prompt. This endpoint supports GPT Image models (`gpt-image-1.5`, `gpt-image-1`, `gpt-image-1-mini`, and `chatgpt-image-latest`) and `dall-e-2`. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `ImageEditStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /images/edits` (operationId `createImageEdit`)
+    public func createStream(
+        _ body: EditImageBodyJSONParam,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<ImageEditStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/images/edits", operationID: "createImageEdit")
+        var body = body
+        body.stream = true
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: ImageEditStreamEvent.self, framing: .data)
     }
 }
 
@@ -71,7 +91,7 @@ extension ImagesGenerationsAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ImagesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    /// - Note: This operation can also stream server-sent events; this method returns the complete reply.
+    /// - Note: ``createStream(_:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /images/generations` (operationId `createImage`)
     public func create(
@@ -81,6 +101,26 @@ extension ImagesGenerationsAPI {
         var request = APIRequest(method: "POST", path: "/images/generations", operationID: "createImage")
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: ImagesResponse.self)
+    }
+
+    /// Creates an image given a prompt. [Learn more](/docs/guides/images). Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `ImageGenStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /images/generations` (operationId `createImage`)
+    public func createStream(
+        _ body: CreateImageRequest,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<ImageGenStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/images/generations", operationID: "createImage")
+        var body = body
+        body.stream = true
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: ImageGenStreamEvent.self, framing: .data)
     }
 }
 

@@ -119,7 +119,7 @@ extension ResponsesAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `Response` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    /// - Note: This operation can also stream server-sent events; this method returns the complete reply.
+    /// - Note: ``createStream(_:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /responses` (operationId `createResponse`)
     public func create(
@@ -129,6 +129,26 @@ extension ResponsesAPI {
         var request = APIRequest(method: "POST", path: "/responses", operationID: "createResponse")
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: Response.self)
+    }
+
+    /// Creates a model response. Provide [text](/docs/guides/text) or Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `ResponseStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /responses` (operationId `createResponse`)
+    public func createStream(
+        _ body: CreateResponse,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<ResponseStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/responses", operationID: "createResponse")
+        var body = body
+        body.stream = true
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: ResponseStreamEvent.self, framing: .data)
     }
 
     /// Creates a model response. Provide [text](/docs/guides/text) or
@@ -145,7 +165,7 @@ extension ResponsesAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `BetaResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    /// - Note: This operation can also stream server-sent events; this method returns the complete reply.
+    /// - Note: ``createBetaStream(_:openaiBeta:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /responses?beta=true` (operationId `beta_createResponse`)
     public func createBeta(
@@ -158,6 +178,30 @@ extension ResponsesAPI {
         try request.addHeader("openai-beta", openaiBeta)
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: BetaResponse.self)
+    }
+
+    /// Creates a model response. Provide [text](/docs/guides/text) or Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - openaiBeta: Optional beta features to enable for this request.
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `BetaResponseStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /responses?beta=true` (operationId `beta_createResponse`)
+    public func createBetaStream(
+        _ body: BetaCreateResponse,
+        openaiBeta: [Swift.String]? = nil,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<BetaResponseStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/responses", operationID: "beta_createResponse")
+        try request.addQuery("beta", "true")
+        try request.addHeader("openai-beta", openaiBeta)
+        var body = body
+        body.stream = true
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: BetaResponseStreamEvent.self, framing: .data)
     }
 
     /// Deletes a model response with the given ID.
@@ -253,6 +297,7 @@ extension ResponsesAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `Response` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    /// - Note: ``retrieveStream(responseID:include:startingAfter:includeObfuscation:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `GET /responses/{response_id}` (operationId `getResponse`)
     public func retrieve(
@@ -272,6 +317,34 @@ extension ResponsesAPI {
         return try await client.send(request, options: options, as: Response.self)
     }
 
+    /// Retrieves a model response with the given ID. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - responseID: The ID of the response to retrieve.
+    ///   - include: Additional fields to include in the response. See the `include`
+    ///   - startingAfter: The sequence number of the event after which to start streaming.
+    ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `ResponseStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `GET /responses/{response_id}` (operationId `getResponse`)
+    public func retrieveStream(
+        responseID: Swift.String,
+        include: [IncludeEnum]? = nil,
+        startingAfter: Swift.Int? = nil,
+        includeObfuscation: Swift.Bool? = nil,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<ResponseStreamEvent> {
+        var request = APIRequest(method: "GET", path: "/responses/{response_id}", operationID: "getResponse")
+        try request.setPathParameter("response_id", responseID)
+        try request.addQuery("include", include)
+        try request.addQuery("stream", true)
+        try request.addQuery("starting_after", startingAfter)
+        try request.addQuery("include_obfuscation", includeObfuscation)
+        return client.stream(request, options: options, as: ResponseStreamEvent.self, framing: .data)
+    }
+
     /// Retrieves a model response with the given ID.
     ///
     /// - Parameters:
@@ -284,6 +357,7 @@ extension ResponsesAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `BetaResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    /// - Note: ``retrieveBetaStream(responseID:include:startingAfter:includeObfuscation:openaiBeta:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `GET /responses/{response_id}?beta=true` (operationId `beta_getResponse`)
     public func retrieveBeta(
@@ -304,6 +378,38 @@ extension ResponsesAPI {
         try request.addQuery("include_obfuscation", includeObfuscation)
         try request.addHeader("openai-beta", openaiBeta)
         return try await client.send(request, options: options, as: BetaResponse.self)
+    }
+
+    /// Retrieves a model response with the given ID. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - responseID: The ID of the response to retrieve.
+    ///   - include: Additional fields to include in the response. See the `include`
+    ///   - startingAfter: The sequence number of the event after which to start streaming.
+    ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
+    ///   - openaiBeta: Optional beta features to enable for this request.
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `BetaResponseStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `GET /responses/{response_id}?beta=true` (operationId `beta_getResponse`)
+    public func retrieveBetaStream(
+        responseID: Swift.String,
+        include: [BetaIncludeEnum]? = nil,
+        startingAfter: Swift.Int? = nil,
+        includeObfuscation: Swift.Bool? = nil,
+        openaiBeta: [Swift.String]? = nil,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<BetaResponseStreamEvent> {
+        var request = APIRequest(method: "GET", path: "/responses/{response_id}", operationID: "beta_getResponse")
+        try request.setPathParameter("response_id", responseID)
+        try request.addQuery("beta", "true")
+        try request.addQuery("include", include)
+        try request.addQuery("stream", true)
+        try request.addQuery("starting_after", startingAfter)
+        try request.addQuery("include_obfuscation", includeObfuscation)
+        try request.addHeader("openai-beta", openaiBeta)
+        return client.stream(request, options: options, as: BetaResponseStreamEvent.self, framing: .data)
     }
 }
 

@@ -46,15 +46,36 @@ extension ThreadsAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RunObject` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    /// - Note: ``createAndRunStream(_:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /threads/runs` (operationId `createThreadAndRun`)
-    public func createThreadAndRun(
+    public func createAndRun(
         _ body: CreateThreadAndRunRequest,
         options: RequestOptions = RequestOptions()
     ) async throws -> RunObject {
         var request = APIRequest(method: "POST", path: "/threads/runs", operationID: "createThreadAndRun")
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: RunObject.self)
+    }
+
+    /// Create a thread and run it in one request. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `AssistantStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /threads/runs` (operationId `createThreadAndRun`)
+    public func createAndRunStream(
+        _ body: CreateThreadAndRunRequest,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<AssistantStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/threads/runs", operationID: "createThreadAndRun")
+        var body = body
+        body.stream = true
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: AssistantStreamEvent.self, framing: .eventNameAndData)
     }
 
     /// Delete a thread.
@@ -298,6 +319,7 @@ extension ThreadsRunsAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RunObject` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    /// - Note: ``createStream(threadID:_:include:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /threads/{thread_id}/runs` (operationId `createRun`)
     public func create(
@@ -311,6 +333,32 @@ extension ThreadsRunsAPI {
         try request.addQuery("include[]", include)
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: RunObject.self)
+    }
+
+    /// Create a run. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - threadID: The ID of the thread to run.
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - include: A list of additional fields to include in the response. Currently the only supported value is `step_details.tool_calls[*].file_search.results[*].content` to fetch the file search result content.
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `AssistantStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /threads/{thread_id}/runs` (operationId `createRun`)
+    public func createStream(
+        threadID: Swift.String,
+        _ body: CreateRunRequest,
+        include: [Swift.String]? = nil,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<AssistantStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/threads/{thread_id}/runs", operationID: "createRun")
+        try request.setPathParameter("thread_id", threadID)
+        try request.addQuery("include[]", include)
+        var body = body
+        body.stream = true
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: AssistantStreamEvent.self, framing: .eventNameAndData)
     }
 
     /// Returns a list of runs belonging to a thread.
@@ -373,6 +421,7 @@ extension ThreadsRunsAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RunObject` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    /// - Note: ``submitToolOutputsStream(threadID:runID:_:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /threads/{thread_id}/runs/{run_id}/submit_tool_outputs` (operationId `submitToolOuputsToRun`)
     public func submitToolOutputs(
@@ -386,6 +435,32 @@ extension ThreadsRunsAPI {
         try request.setPathParameter("run_id", runID)
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: RunObject.self)
+    }
+
+    /// When a run has the `status: "requires_action"` and `required_action.type` is `submit_tool_outputs`, this endpoint can be used to submit the outputs from the tool calls once they're all completed. All outputs must be submitted in a single request. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) to which this run belongs.
+    ///   - runID: The ID of the run that requires the tool output submission.
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `AssistantStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /threads/{thread_id}/runs/{run_id}/submit_tool_outputs` (operationId `submitToolOuputsToRun`)
+    public func submitToolOutputsStream(
+        threadID: Swift.String,
+        runID: Swift.String,
+        _ body: SubmitToolOutputsRunRequest,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<AssistantStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/threads/{thread_id}/runs/{run_id}/submit_tool_outputs", operationID: "submitToolOuputsToRun")
+        try request.setPathParameter("thread_id", threadID)
+        try request.setPathParameter("run_id", runID)
+        var body = body
+        body.stream = true
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: AssistantStreamEvent.self, framing: .eventNameAndData)
     }
 
     /// Modifies a run.

@@ -410,16 +410,22 @@ public enum AssistantStreamEvent: Codable, Hashable, Sendable {
             return
         }
         if let value = try? RunStreamEvent(from: decoder) {
-            self = .runStreamEvent(value)
-            return
+            if case .unknown = value {} else {
+                self = .runStreamEvent(value)
+                return
+            }
         }
         if let value = try? RunStepStreamEvent(from: decoder) {
-            self = .runStepStreamEvent(value)
-            return
+            if case .unknown = value {} else {
+                self = .runStepStreamEvent(value)
+                return
+            }
         }
         if let value = try? MessageStreamEvent(from: decoder) {
-            self = .messageStreamEvent(value)
-            return
+            if case .unknown = value {} else {
+                self = .messageStreamEvent(value)
+                return
+            }
         }
         if let value = try? ErrorEvent(from: decoder) {
             self = .errorEvent(value)
@@ -977,25 +983,26 @@ public struct ContainerResource: Codable, Hashable, Sendable {
 
 /// Multi-modal input and output contents.
 ///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Content`.
 public enum Content: Codable, Hashable, Sendable {
+    /// type: `input_text`, `input_image`, `input_file`
     case inputContent(InputContent)
+    /// type: `output_text`, `refusal`, `reasoning_text`
     case outputContent(OutputContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
     public init(from decoder: any Decoder) throws {
-        if let value = try? InputContent(from: decoder) {
-            self = .inputContent(value)
-            return
+        switch decoder.discriminator("type") {
+            case "input_text", "input_image", "input_file":
+                self = .inputContent(try InputContent(from: decoder))
+            case "output_text", "refusal", "reasoning_text":
+                self = .outputContent(try OutputContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
         }
-        if let value = try? OutputContent(from: decoder) {
-            self = .outputContent(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1589,25 +1589,26 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
 
 /// Multi-modal input and output contents.
 ///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContent`.
 public enum BetaContent: Codable, Hashable, Sendable {
+    /// type: `input_text`, `input_image`, `input_file`
     case inputContent(BetaInputContent)
+    /// type: `output_text`, `refusal`, `reasoning_text`
     case outputContent(BetaOutputContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
     public init(from decoder: any Decoder) throws {
-        if let value = try? BetaInputContent(from: decoder) {
-            self = .inputContent(value)
-            return
+        switch decoder.discriminator("type") {
+            case "input_text", "input_image", "input_file":
+                self = .inputContent(try BetaInputContent(from: decoder))
+            case "output_text", "refusal", "reasoning_text":
+                self = .outputContent(try BetaOutputContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
         }
-        if let value = try? BetaOutputContent(from: decoder) {
-            self = .outputContent(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -1956,8 +1956,10 @@ public enum EvalItemContent: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         if let value = try? EvalItemContentItem(from: decoder) {
-            self = .item(value)
-            return
+            if case .unknown = value {} else {
+                self = .item(value)
+                return
+            }
         }
         if let value = try? EvalItemContentArray(from: decoder) {
             self = .array(value)
@@ -3942,8 +3944,8 @@ public enum InputContent: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
 public enum InputItem: Codable, Hashable, Sendable {
-    /// A message input to the model with a role indicating instruction following (type: `message`)
-    case message(EasyInputMessage)
+    /// A message input to the model with a role indicating instruction following
+    case easyInputMessage(EasyInputMessage)
     /// An item representing part of the context for the response to be
     case item(Item)
     /// Compacts the current context. Must be the final input item. (type: `compaction_trigger`)
@@ -3959,8 +3961,6 @@ public enum InputItem: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "message":
-                self = .message(try EasyInputMessage(from: decoder))
             case "compaction_trigger":
                 self = .compactionTrigger(try CompactionTriggerItemParam(from: decoder))
             case "item_reference":
@@ -3970,9 +3970,15 @@ public enum InputItem: Codable, Hashable, Sendable {
             case "program_output":
                 self = .programOutput(try ProgramOutputItemParam(from: decoder))
             default:
-                if let value = try? Item(from: decoder) {
-                    self = .item(value)
+                if let value = try? EasyInputMessage(from: decoder) {
+                    self = .easyInputMessage(value)
                     return
+                }
+                if let value = try? Item(from: decoder) {
+                    if case .unknown = value {} else {
+                        self = .item(value)
+                        return
+                    }
                 }
                 self = .unknown(try JSONValue(from: decoder))
         }
@@ -3980,7 +3986,7 @@ public enum InputItem: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .message(let value): try value.encode(to: encoder)
+            case .easyInputMessage(let value): try value.encode(to: encoder)
             case .item(let value): try value.encode(to: encoder)
             case .compactionTrigger(let value): try value.encode(to: encoder)
             case .itemReference(let value): try value.encode(to: encoder)

@@ -3605,8 +3605,8 @@ public struct BetaFunctionTool: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputItem`.
 public enum BetaInputItem: Codable, Hashable, Sendable {
-    /// A message input to the model with a role indicating instruction following (type: `message`)
-    case message(BetaEasyInputMessage)
+    /// A message input to the model with a role indicating instruction following
+    case easyInputMessage(BetaEasyInputMessage)
     /// An item representing part of the context for the response to be
     case item(BetaItem)
     /// Compacts the current context. Must be the final input item. (type: `compaction_trigger`)
@@ -3622,8 +3622,6 @@ public enum BetaInputItem: Codable, Hashable, Sendable {
 
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "message":
-                self = .message(try BetaEasyInputMessage(from: decoder))
             case "compaction_trigger":
                 self = .compactionTrigger(try BetaCompactionTriggerItemParam(from: decoder))
             case "item_reference":
@@ -3633,9 +3631,15 @@ public enum BetaInputItem: Codable, Hashable, Sendable {
             case "program_output":
                 self = .programOutput(try BetaProgramOutputItemParam(from: decoder))
             default:
-                if let value = try? BetaItem(from: decoder) {
-                    self = .item(value)
+                if let value = try? BetaEasyInputMessage(from: decoder) {
+                    self = .easyInputMessage(value)
                     return
+                }
+                if let value = try? BetaItem(from: decoder) {
+                    if case .unknown = value {} else {
+                        self = .item(value)
+                        return
+                    }
                 }
                 self = .unknown(try JSONValue(from: decoder))
         }
@@ -3643,7 +3647,7 @@ public enum BetaInputItem: Codable, Hashable, Sendable {
 
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .message(let value): try value.encode(to: encoder)
+            case .easyInputMessage(let value): try value.encode(to: encoder)
             case .item(let value): try value.encode(to: encoder)
             case .compactionTrigger(let value): try value.encode(to: encoder)
             case .itemReference(let value): try value.encode(to: encoder)

@@ -29,7 +29,7 @@ extension ChatCompletionsAPI {
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ChatCompletion` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    /// - Note: This operation can also stream server-sent events; this method returns the complete reply.
+    /// - Note: ``createStream(_:options:)`` streams the reply as server-sent events.
     ///
     /// - Remark: `POST /chat/completions` (operationId `createChatCompletion`)
     public func create(
@@ -39,5 +39,25 @@ extension ChatCompletionsAPI {
         var request = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: ChatCompletion.self)
+    }
+
+    /// Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `ChatCompletionChunk`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /chat/completions` (operationId `createChatCompletion`)
+    public func createStream(
+        _ body: CreateChatCompletionRequest,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<ChatCompletionChunk> {
+        var request = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
+        var body = body
+        body.stream = true
+        try request.setJSONBody(body)
+        return client.stream(request, options: options, as: ChatCompletionChunk.self, framing: .data)
     }
 }

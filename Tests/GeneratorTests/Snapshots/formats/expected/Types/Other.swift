@@ -9,7 +9,10 @@ public struct Measurements: Codable, Hashable, Sendable {
     public var ratio: Swift.Double?
     public var weight: Swift.Double?
     /// When it was created.
+    ///
+    /// Unix time, in seconds.
     public var createdAt: Swift.Int
+    /// Raw bytes.
     public var payload: Foundation.Data?
     public var encoded: Swift.String?
 
@@ -20,7 +23,7 @@ public struct Measurements: Codable, Hashable, Sendable {
     ///   - ratio: The `ratio` member.
     ///   - weight: The `weight` member.
     ///   - createdAt: When it was created.
-    ///   - payload: The `payload` member.
+    ///   - payload: Raw bytes.
     ///   - encoded: The `encoded` member.
     public init(
         bytes: Swift.Int,

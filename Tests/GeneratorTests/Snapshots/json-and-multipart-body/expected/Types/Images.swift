@@ -41,6 +41,7 @@ public struct EditImageBodyJSON: Codable, Hashable, Sendable {
 
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
 public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+    /// Raw bytes.
     public var image: FileUpload
     public var prompt: Swift.String
     public var n: Swift.Int?
@@ -48,7 +49,7 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     /// Creates a `CreateImageEditRequest`.
     ///
     /// - Parameters:
-    ///   - image: The `image` member.
+    ///   - image: Raw bytes.
     ///   - prompt: The `prompt` member.
     ///   - n: The `n` member.
     public init(

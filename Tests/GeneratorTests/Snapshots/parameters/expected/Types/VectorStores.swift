@@ -4,7 +4,7 @@
 import Foundation
 
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileList`.
-public struct VectorStoreFileList: Codable, Hashable, Sendable {
+public struct VectorStoreFileList: Codable, Hashable, Sendable, CursorPage {
     public var data: [Swift.String]
     public var hasMore: Swift.Bool
 
@@ -40,4 +40,11 @@ public struct VectorStoreFileList: Codable, Hashable, Sendable {
         try container.encode(self.data, forKey: .data)
         try container.encode(self.hasMore, forKey: .hasMore)
     }
+
+    /// The items of this page (`data`).
+    public var pageItems: [Swift.String] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { nil }
 }

@@ -1,0 +1,51 @@
+/// Decides how each streaming method asks for a stream: `stream: true` in the body,
+/// `stream_format: "sse"` (speech), or `stream=true` in the query (retrieving a response).
+enum StreamingRequests {
+    static func annotate(_ operations: [OperationDecl], declarations: [TopLevelDeclaration]) -> [OperationDecl] {
+        var structs: [String: StructDecl] = [:]
+        func index(_ declaration: Declaration, prefix: String) {
+            let path = prefix.isEmpty ? declaration.name : "\(prefix).\(declaration.name)"
+            if case .structure(let decl) = declaration {
+                structs[path] = decl
+                for nested in decl.nested { index(nested, prefix: path) }
+            }
+        }
+        for top in declarations {
+            index(top.declaration, prefix: top.area.hasPrefix("Resource:") ? String(top.area.dropFirst(9)) : "")
+        }
+        return operations.map { operation in
+            guard var streaming = operation.streaming else { return operation }
+            var copy = operation
+            var assignments: [String] = []
+            for body in operation.bodies {
+                guard case .json(.named(let name)) = body, let decl = structs[name] else {
+                    if case .multipart(.named(let name)) = body, let decl = structs[name] {
+                        assignments = flagAssignments(decl)
+                    }
+                    continue
+                }
+                assignments = flagAssignments(decl)
+                break
+            }
+            streaming.bodyAssignments = assignments
+            if let flag = operation.parameters.first(where: { $0.location == .query && $0.wireName == "stream" && $0.type == .bool }) {
+                streaming.queryFlag = flag.wireName
+            }
+            // Without a way to ask for a stream, the operation only gets its plain method.
+            copy.streaming = assignments.isEmpty && streaming.queryFlag == nil ? nil : streaming
+            return copy
+        }
+    }
+
+    static func flagAssignments(_ decl: StructDecl) -> [String] {
+        var result: [String] = []
+        for property in decl.properties where property.constant == nil {
+            if property.wireName == "stream" && property.type == .bool {
+                result.append("body.\(property.name) = true")
+            } else if property.wireName == "stream_format", case .named = property.type {
+                result.append("body.\(property.name) = \"sse\"")
+            }
+        }
+        return result
+    }
+}
