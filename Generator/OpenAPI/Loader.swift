@@ -383,6 +383,15 @@ extension Schema {
             discriminator: nil, defaultValue: nil, swiftType: nil)
     }
 
+    /// An array schema of `items` (for naming a type array's array branch).
+    public static func arrayOf(_ items: Schema, location: SourceLocation) -> Schema {
+        Schema(
+            location: location, ref: nil, types: ["array"], nullable: false, format: nil, title: nil,
+            description: nil, deprecated: false, properties: [], required: [], additionalProperties: .absent,
+            items: items, enumValues: nil, constValue: nil, oneOf: [], anyOf: [], allOf: [],
+            discriminator: nil, defaultValue: nil, swiftType: nil)
+    }
+
     /// A copy that also accepts `null`.
     func makingNullable() -> Schema {
         Schema(

@@ -194,6 +194,8 @@ public struct OperationDecl: Hashable, Sendable {
     public var bodies: [RequestBodyKind]
     public var bodyRequired: Bool
     public var response: ResponseKind
+    /// The success reply's media types except `text/event-stream`, for `Accept`.
+    public var acceptTypes: [String]
     public var streams: Bool
     /// The streaming variant (`createStream`), when the operation streams.
     public var streaming: StreamingInfo? = nil

@@ -4,7 +4,7 @@ public enum Naming {
     /// Words written in upper case everywhere but at the start of a lowerCamelCase name.
     static let initialisms: [String: String] = [
         "id": "ID", "ids": "IDs", "url": "URL", "urls": "URLs", "uri": "URI", "api": "API",
-        "json": "JSON", "http": "HTTP", "sdp": "SDP", "sip": "SIP", "mcp": "MCP", "ip": "IP",
+        "json": "JSON", "http": "HTTP", "sdp": "SDP", "sip": "SIP", "mcp": "MCP", "ip": "IP", "ai": "AI",
     ]
 
     /// Swift keywords that must be back-quoted as identifiers.

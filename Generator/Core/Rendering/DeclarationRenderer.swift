@@ -11,10 +11,15 @@ struct DeclarationRenderer {
         case .openEnum(let decl): renderOpenEnum(decl, into: &printer)
         case .union(let decl): renderUnion(decl, into: &printer)
         case .alias(let decl):
-            printer.documentation(decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
+            printer.documentation(summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.",
                                   extra: deprecationNote(decl.documentation))
             printer.line("\(access) typealias \(decl.name) = \(decl.target.swift)")
         }
+    }
+
+    /// The summary, or one naming the schema the type comes from when the spec gives none.
+    func summary(_ documentation: Documentation, name: String) -> String {
+        documentation.summary ?? "The `\(documentation.remark.split(separator: "/").last.map(String.init) ?? name)` schema."
     }
 
     func deprecationNote(_ documentation: Documentation) -> [String] {
@@ -35,7 +40,7 @@ struct DeclarationRenderer {
         let stored = decl.properties.filter { $0.constant == nil }
         let constants = decl.properties.filter { $0.constant != nil }
         printer.documentation(
-            decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
+            summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.",
             extra: deprecationNote(decl.documentation))
         var conformances = "Codable, Hashable, Sendable"
         if decl.multipart { conformances += ", MultipartFormEncodable" }
@@ -46,7 +51,7 @@ struct DeclarationRenderer {
                 let type = propertyType(property)
                 if property.boxed {
                     body.line("private var \(storageName(property)): Indirect<\(property.type.swift)>\(property.isOptional ? "?" : "")")
-                    body.documentation(summary.isEmpty ? nil : summary.joined(separator: "\n"))
+                    body.documentation(summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
                     if property.documentation.deprecated { body.line("@available(*, deprecated)") }
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         if property.isOptional {
@@ -59,14 +64,14 @@ struct DeclarationRenderer {
                     }
                 } else if property.documentation.deprecated {
                     body.line("private var \(storageName(property)): \(type)")
-                    body.documentation(summary.isEmpty ? nil : summary.joined(separator: "\n"))
+                    body.documentation(summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
                     body.line("@available(*, deprecated)")
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         accessor.line("get { \(storageName(property)) }")
                         accessor.line("set { \(storageName(property)) = newValue }")
                     }
                 } else {
-                    body.documentation(summary.isEmpty ? nil : summary.joined(separator: "\n"))
+                    body.documentation(summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
                     body.line("\(access) var \(property.name): \(type)")
                 }
             }
@@ -124,9 +129,17 @@ struct DeclarationRenderer {
         decl.properties.first { $0.wireName == "data" }!.name
     }
 
+    /// The local name of a memberwise-init parameter: `self` cannot be one.
+    static func localName(_ property: Property) -> String {
+        Naming.unescaped(property.name) == "self" ? "selfValue" : property.name
+    }
+
     func renderMemberwiseInit(_ decl: StructDecl, stored: [Property], into printer: inout CodePrinter) {
-        var parameters = stored.map { property -> String in
-            let label = property.name
+        // Parameters without a default first, each group in schema order (API Design Guidelines).
+        let ordered = stored.filter { !$0.isOptional } + stored.filter(\.isOptional)
+        var parameters = ordered.map { property -> String in
+            let local = Self.localName(property)
+            let label = local == property.name ? property.name : "\(property.name) \(local)"
             return property.isOptional ? "\(label): \(propertyType(property)) = nil" : "\(label): \(propertyType(property))"
         }
         if let additional = decl.additionalProperties {
@@ -135,27 +148,27 @@ struct DeclarationRenderer {
         var docs: [String] = []
         if !parameters.isEmpty {
             docs.append("- Parameters:")
-            for property in stored {
+            for property in ordered {
                 let first = CodePrinter.commentLines(property.documentation.summary).first ?? "The `\(property.wireName)` member."
                 docs.append("  - \(Naming.unescaped(property.name)): \(first)")
             }
             if decl.additionalProperties != nil { docs.append("  - additionalProperties: Members not declared by the schema.") }
         }
-        printer.documentation("Creates a `\(decl.name)`.", extra: docs)
-        let signature = parameters.isEmpty ? "\(access) init()" : "\(access) init(\n        \(parameters.joined(separator: ",\n        "))\n    )"
-        let lines = signature.split(separator: "\n").map(String.init)
-        if lines.count == 1 {
-            printer.block(signature) { body in emitAssignments(decl, stored: stored, into: &body) }
+        printer.documentation("Creates a new `\(decl.name)`.", extra: docs)
+        if parameters.count <= 1 {
+            printer.block("\(access) init(\(parameters.joined()))") { body in emitAssignments(decl, stored: stored, into: &body) }
         } else {
-            printer.line(lines[0])
-            for middle in lines.dropFirst().dropLast() { printer.line(String(middle.dropFirst(4))) }
-            printer.block(String(lines.last!.dropFirst(4))) { body in emitAssignments(decl, stored: stored, into: &body) }
+            printer.line("\(access) init(")
+            for (index, parameter) in parameters.enumerated() {
+                printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
+            }
+            printer.block(")") { body in emitAssignments(decl, stored: stored, into: &body) }
         }
     }
 
     private func emitAssignments(_ decl: StructDecl, stored: [Property], into body: inout CodePrinter) {
         for property in stored {
-            let value = Naming.unescaped(property.name) == property.name ? property.name : property.name
+            let value = Self.localName(property)
             if property.boxed {
                 body.line(property.isOptional
                     ? "self.\(storageName(property)) = \(value).map(Indirect.init)"
@@ -169,6 +182,10 @@ struct DeclarationRenderer {
 
     func renderDecoder(_ decl: StructDecl, stored: [Property], constants: [Property], into printer: inout CodePrinter) {
         let keyed = stored + constants
+        printer.line("/// Decodes a `\(decl.name)` from its JSON object; members it does not declare are ignored.")
+        printer.line("///")
+        printer.line("/// - Throws: `DecodingError` naming the coding path of a required member that is missing or")
+        printer.line("///   of a member whose value does not fit its type.")
         printer.block("\(access) init(from decoder: any Decoder) throws") { body in
             if !keyed.isEmpty { body.line("let container = try decoder.container(keyedBy: CodingKeys.self)") }
             for property in constants {
@@ -196,6 +213,9 @@ struct DeclarationRenderer {
 
     func renderEncoder(_ decl: StructDecl, stored: [Property], constants: [Property], into printer: inout CodePrinter) {
         let keyed = stored + constants
+        printer.line("/// Encodes this value as its JSON object, constants included.")
+        printer.line("///")
+        printer.line("/// - Throws: `EncodingError` when a member cannot be encoded.")
         printer.block("\(access) func encode(to encoder: any Encoder) throws") { body in
             if !keyed.isEmpty { body.line("var container = encoder.container(keyedBy: CodingKeys.self)") }
             for property in constants {
@@ -214,13 +234,15 @@ struct DeclarationRenderer {
 
     func renderOpenEnum(_ decl: OpenEnumDecl, into printer: inout CodePrinter) {
         printer.documentation(
-            decl.documentation.summary,
+            summary(decl.documentation, name: decl.name),
             remark: "Generated from `\(decl.documentation.remark)`.",
             extra: deprecationNote(decl.documentation)
                 + ["An open enumeration: values this SDK does not list decode and re-encode unchanged."])
         printer.block("\(access) struct \(decl.name): OpenEnum") { body in
+            body.line("/// The wire value.")
             body.line("\(access) var rawValue: Swift.String")
             body.line()
+            body.line("/// Creates a value from its wire value, known or not.")
             body.line("\(access) init(rawValue: Swift.String) { self.rawValue = rawValue }")
             for value in decl.values {
                 body.line()
@@ -237,7 +259,7 @@ struct DeclarationRenderer {
         } else {
             notes.append("Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.")
         }
-        printer.documentation(decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.", extra: notes)
+        printer.documentation(summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.", extra: notes)
         // A union with a plain string case can be written as a string literal (`content: "Hi"`).
         let stringCase = decl.cases.first { $0.type == .string }
         let conformances = stringCase == nil ? "Codable, Hashable, Sendable" : "Codable, Hashable, Sendable, ExpressibleByStringLiteral"
@@ -260,6 +282,9 @@ struct DeclarationRenderer {
                 body.line("\(access) init(stringLiteral value: Swift.String) { self = .\(stringCase.name)(value) }")
                 body.line()
             }
+            body.line("/// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.")
+            body.line("///")
+            body.line("/// - Throws: `DecodingError` only when the input is not JSON.")
             body.block("\(access) init(from decoder: any Decoder) throws") { method in
                 let dispatched = decl.cases.filter { !$0.discriminatorValues.isEmpty }
                 let tried = decl.cases.filter { $0.discriminatorValues.isEmpty }
@@ -280,6 +305,9 @@ struct DeclarationRenderer {
                 }
             }
             body.line()
+            body.line("/// Encodes the variant's value as it is (an unknown variant as its original JSON).")
+            body.line("///")
+            body.line("/// - Throws: `EncodingError` when the value cannot be encoded.")
             body.block("\(access) func encode(to encoder: any Encoder) throws") { method in
                 method.block("switch self") { switchBody in
                     for unionCase in decl.cases {

@@ -17,13 +17,20 @@ struct OperationRenderer {
                 }
             parts.append(operation.bodyRequired || streaming != nil ? "_ body: \(type)" : "_ body: \(type)? = nil")
         }
-        for parameter in operation.parameters where parameter.location != .path && parameter.wireName != streaming?.queryFlag {
+        for parameter in Self.otherParameters(operation) where parameter.wireName != streaming?.queryFlag {
             parts.append(
                 parameter.required
                     ? "\(parameter.name): \(parameter.type.swift)" : "\(parameter.name): \(parameter.type.swift)? = nil")
         }
         parts.append("options: RequestOptions = RequestOptions()")
         return parts
+    }
+
+    /// Query and header parameters: required ones first, then those with a default, each group
+    /// in spec order.
+    static func otherParameters(_ operation: OperationDecl) -> [OperationParameter] {
+        let others = operation.parameters.filter { $0.location != .path }
+        return others.filter(\.required) + others.filter { !$0.required }
     }
 
     func returnType(_ operation: OperationDecl) -> String? {
@@ -51,7 +58,7 @@ struct OperationRenderer {
                 }
             docs.append("  - body: \(what)")
         }
-        for parameter in operation.parameters where parameter.location != .path {
+        for parameter in Self.otherParameters(operation) {
             docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")")
         }
         docs.append("  - options: Per-request headers, query items, timeout, retries and idempotency key.")
@@ -65,7 +72,8 @@ struct OperationRenderer {
         if let streaming = operation.streaming {
             docs.append("- Note: ``\(operation.methodName)Stream(\(streamLabels(operation, body: body, streaming: streaming)))`` streams the reply as server-sent events.")
         }
-        printer.documentation(operation.documentation.summary, remark: operation.documentation.remark, extra: docs)
+        let summary = operation.documentation.summary ?? "Calls `\(operation.httpMethod) \(operation.path)`."
+        printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
         let parameters = signature(operation, body: body)
         let result = returnType(operation).map { " -> \($0)" } ?? ""
@@ -79,10 +87,10 @@ struct OperationRenderer {
             case .json(let type):
                 method.line("return try await client.send(request, options: options, as: \(type.swift).self)")
             case .binary:
-                method.line("request.accept = \"*/*\"")
+                method.line("request.accept = \(operation.acceptTypes.joined(separator: ", ").swiftLiteral)")
                 method.line("return try await client.sendForData(request, options: options)")
             case .text:
-                method.line("request.accept = \"*/*\"")
+                method.line("request.accept = \(operation.acceptTypes.joined(separator: ", ").swiftLiteral)")
                 method.line("return try await client.sendForText(request, options: options)")
             case .none:
                 method.line("try await client.sendForNoContent(request, options: options)")
@@ -110,13 +118,14 @@ struct OperationRenderer {
         if body != nil {
             docs.append("  - body: The request body; the method asks for a stream itself (\((streaming.bodyAssignments.map { "`\($0)`" }).joined(separator: ", "))).")
         }
-        for parameter in operation.parameters where parameter.location != .path && parameter.wireName != streaming.queryFlag {
+        for parameter in Self.otherParameters(operation) where parameter.wireName != streaming.queryFlag {
             docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")")
         }
         docs.append("  - options: Per-request headers, query items, timeout and retries.")
         docs.append("- Returns: The events, `\(streaming.eventType.swift)`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.")
         docs.append("- Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.")
-        let summary = CodePrinter.commentLines(operation.documentation.summary).first.map { "\($0) Streams the reply." } ?? "Streams the reply."
+        let summary = CodePrinter.commentLines(operation.documentation.summary).first.map { "\($0) Streams the reply." }
+            ?? "Calls `\(operation.httpMethod) \(operation.path)` and streams the reply."
         printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
         let parameters = signature(operation, body: body, streaming: streaming)

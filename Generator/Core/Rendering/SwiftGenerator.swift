@@ -107,7 +107,7 @@ public enum SwiftGenerator {
             let paths = allResourcePaths.filter { $0[0] == root }.sorted { $0.joined(separator: ".") < $1.joined(separator: ".") }
             let rootType = ResourceNaming.typeName([root])
             printer.block("extension OpenAIClient") { body in
-                body.line("/// Operations under `/\(root)`.")
+                body.line("/// The `\(root)` resource and the resources below it.")
                 body.line("\(configuration.access) var \(Naming.escaped(root)): \(rootType) { \(rootType)(client: self) }")
             }
             for path in paths {
@@ -115,14 +115,14 @@ public enum SwiftGenerator {
                 let children = allResourcePaths.filter { $0.count == path.count + 1 && Array($0.prefix(path.count)) == path }
                     .sorted { $0.last! < $1.last! }
                 printer.line()
-                printer.line("/// The `\(path.joined(separator: "."))` resource: operations under `/\(path.joined(separator: "/"))`.")
+                printer.line("/// The `\(path.joined(separator: "."))` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.")
                 printer.block("\(configuration.access) struct \(typeName): Sendable") { body in
                     body.line("/// The client that sends this resource's requests.")
                     body.line("\(configuration.access) let client: OpenAIClient")
                     for child in children {
                         let childType = ResourceNaming.typeName(child)
                         body.line()
-                        body.line("/// Operations under `/\(child.joined(separator: "/"))`.")
+                        body.line("/// The `\(child.joined(separator: "."))` resource.")
                         body.line("\(configuration.access) var \(Naming.escaped(child.last!)): \(childType) { \(childType)(client: client) }")
                     }
                 }

@@ -339,22 +339,30 @@ struct SchemaTranslator {
         if types.count >= 2 {
             // A type array such as [string, number]: a union of primitives.
             let name = reserve()
-            let cases = types.map { type -> UnionCase in
-                let ref: TypeRef =
-                    switch type {
-                    case "string": .string
-                    case "integer": .int
-                    case "number": .double
-                    case "boolean": .bool
-                    case "array": .array(.json)
-                    case "object": .dictionary(.json)
-                    default: .json
+            let inner = scope.child(name)
+            var cases: [UnionCase] = []
+            for type in types {
+                var ref: TypeRef
+                var caseName = type == "boolean" ? "boolean" : type
+                switch type {
+                case "string": ref = .string
+                case "integer": ref = .int
+                case "number": ref = .double
+                case "boolean": ref = .bool
+                case "array":
+                    ref = .array(.json)
+                    if let items = schema.items {
+                        ref = .array(resolve(items, suggestedName: "Item", scope: inner).type)
+                        caseName = anonymousCaseName(Schema.arrayOf(items, location: schema.location))
                     }
-                return UnionCase(name: Naming.memberName(type), type: ref, discriminatorValues: [], documentation: nil)
+                case "object": ref = .dictionary(.json)
+                default: ref = .json
+                }
+                cases.append(UnionCase(name: Naming.memberName(caseName), type: ref, discriminatorValues: [], documentation: nil))
             }
             return .union(
                 UnionDecl(name: name, documentation: documentation, discriminator: nil, cases: cases, isIndirect: false,
-                          nested: []))
+                          nested: inner.nested))
         }
         let isObject = !schema.properties.isEmpty || !schema.allOf.isEmpty
         if isObject {

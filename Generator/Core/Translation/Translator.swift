@@ -70,11 +70,13 @@ public struct Translator {
                 }
             }
             var response = ResponseKind.none
+            var acceptTypes: [String] = []
             var streams = false
             var eventType: TypeRef?
             var framing = StreamingInfo.Framing.data
             if let success = operation.responses.first(where: { $0.statusCode.hasPrefix("2") }) {
                 let types = success.content.map(\.contentType)
+                acceptTypes = types.filter { $0 != "text/event-stream" }
                 streams = types.contains("text/event-stream")
                 if let schema = success.content.first(where: { $0.contentType == "text/event-stream" })?.schema {
                     eventType = schemas.resolve(schema, suggestedName: stem + "Event", scope: scope).type
@@ -112,7 +114,7 @@ public struct Translator {
                     operationID: operationID, resourcePath: route.resourcePath, methodName: route.methodName,
                     httpMethod: operation.method.uppercased(), path: path, fixedQuery: fixedQuery,
                     parameters: parameters, bodies: bodies, bodyRequired: operation.requestBody?.required ?? false,
-                    response: response, streams: streams,
+                    response: response, acceptTypes: acceptTypes, streams: streams,
                     adminAuthentication: security.contains("AdminApiKeyAuth") && !security.contains("ApiKeyAuth"),
                     documentation: Documentation(
                         summary: summary.isEmpty ? nil : summary,

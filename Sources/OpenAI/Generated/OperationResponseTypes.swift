@@ -96,7 +96,7 @@ enum OperationResponseTypes {
             case "createEmbedding": return CreateEmbeddingResponse.self
             case "createEval": return Eval.self
             case "createEvalRun": return EvalRun.self
-            case "createFile": return OpenAiFile.self
+            case "createFile": return OpenAIFile.self
             case "createFineTuningCheckpointPermission": return ListFineTuningCheckpointPermissionResponse.self
             case "createFineTuningJob": return FineTuningJob.self
             case "createImage": return ImagesResponse.self
@@ -242,7 +242,7 @@ enum OperationResponseTypes {
             case "retrieve-user": return User.self
             case "retrieve-user-role": return AssignedRoleDetails.self
             case "retrieveBatch": return Batch.self
-            case "retrieveFile": return OpenAiFile.self
+            case "retrieveFile": return OpenAIFile.self
             case "retrieveFineTuningJob": return FineTuningJob.self
             case "retrieveModel": return Model.self
             case "retrieveVectorStoreFileContent": return VectorStoreFileContentResponse.self

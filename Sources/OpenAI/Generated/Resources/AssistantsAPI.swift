@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/assistants`.
+    /// The `assistants` resource and the resources below it.
     public var assistants: AssistantsAPI { AssistantsAPI(client: self) }
 }
 
-/// The `assistants` resource: operations under `/assistants`.
+/// The `assistants` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct AssistantsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -122,12 +122,16 @@ extension AssistantsAPI {
         return try await client.send(request, options: options, as: AssistantObject.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1assistants/get/parameters/1/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

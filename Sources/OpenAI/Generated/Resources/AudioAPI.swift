@@ -4,32 +4,32 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/audio`.
+    /// The `audio` resource and the resources below it.
     public var audio: AudioAPI { AudioAPI(client: self) }
 }
 
-/// The `audio` resource: operations under `/audio`.
+/// The `audio` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct AudioAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/audio/speech`.
+    /// The `audio.speech` resource.
     public var speech: AudioSpeechAPI { AudioSpeechAPI(client: client) }
 
-    /// Operations under `/audio/transcriptions`.
+    /// The `audio.transcriptions` resource.
     public var transcriptions: AudioTranscriptionsAPI { AudioTranscriptionsAPI(client: client) }
 
-    /// Operations under `/audio/translations`.
+    /// The `audio.translations` resource.
     public var translations: AudioTranslationsAPI { AudioTranslationsAPI(client: client) }
 
-    /// Operations under `/audio/voiceConsents`.
+    /// The `audio.voiceConsents` resource.
     public var voiceConsents: AudioVoiceConsentsAPI { AudioVoiceConsentsAPI(client: client) }
 
-    /// Operations under `/audio/voices`.
+    /// The `audio.voices` resource.
     public var voices: AudioVoicesAPI { AudioVoicesAPI(client: client) }
 }
 
-/// The `audio.speech` resource: operations under `/audio/speech`.
+/// The `audio.speech` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct AudioSpeechAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -54,7 +54,7 @@ extension AudioSpeechAPI {
     ) async throws -> Foundation.Data {
         var request = APIRequest(method: "POST", path: "/audio/speech", operationID: "createSpeech")
         try request.setJSONBody(body)
-        request.accept = "*/*"
+        request.accept = "application/octet-stream"
         return try await client.sendForData(request, options: options)
     }
 
@@ -79,7 +79,7 @@ extension AudioSpeechAPI {
     }
 }
 
-/// The `audio.transcriptions` resource: operations under `/audio/transcriptions`.
+/// The `audio.transcriptions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct AudioTranscriptionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -128,6 +128,8 @@ extension AudioTranscriptionsAPI {
         return client.stream(request, options: options, as: CreateTranscriptionResponseStreamEvent.self, framing: .data)
     }
 
+    /// The `schema` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1transcriptions/post/responses/200/content/application~1json/schema`.
@@ -141,6 +143,9 @@ extension AudioTranscriptionsAPI {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? CreateTranscriptionResponseJSON(from: decoder) {
                 self = .json(value)
@@ -157,6 +162,9 @@ extension AudioTranscriptionsAPI {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .json(let value): try value.encode(to: encoder)
@@ -168,7 +176,7 @@ extension AudioTranscriptionsAPI {
     }
 }
 
-/// The `audio.translations` resource: operations under `/audio/translations`.
+/// The `audio.translations` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct AudioTranslationsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -193,6 +201,8 @@ extension AudioTranslationsAPI {
         return try await client.send(request, options: options, as: AudioTranslationsAPI.CreateResponseValue.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1translations/post/responses/200/content/application~1json/schema`.
@@ -202,6 +212,9 @@ extension AudioTranslationsAPI {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? CreateTranslationResponseJSON(from: decoder) {
                 self = .json(value)
@@ -214,6 +227,9 @@ extension AudioTranslationsAPI {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .json(let value): try value.encode(to: encoder)
@@ -224,7 +240,7 @@ extension AudioTranslationsAPI {
     }
 }
 
-/// The `audio.voiceConsents` resource: operations under `/audio/voiceConsents`.
+/// The `audio.voiceConsents` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct AudioVoiceConsentsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -348,7 +364,7 @@ extension AudioVoiceConsentsAPI {
     }
 }
 
-/// The `audio.voices` resource: operations under `/audio/voices`.
+/// The `audio.voices` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct AudioVoicesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

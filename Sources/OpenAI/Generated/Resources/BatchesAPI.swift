@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/batches`.
+    /// The `batches` resource and the resources below it.
     public var batches: BatchesAPI { BatchesAPI(client: self) }
 }
 
-/// The `batches` resource: operations under `/batches`.
+/// The `batches` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct BatchesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

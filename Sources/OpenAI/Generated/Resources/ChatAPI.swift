@@ -4,25 +4,25 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/chat`.
+    /// The `chat` resource and the resources below it.
     public var chat: ChatAPI { ChatAPI(client: self) }
 }
 
-/// The `chat` resource: operations under `/chat`.
+/// The `chat` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ChatAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/chat/completions`.
+    /// The `chat.completions` resource.
     public var completions: ChatCompletionsAPI { ChatCompletionsAPI(client: client) }
 }
 
-/// The `chat.completions` resource: operations under `/chat/completions`.
+/// The `chat.completions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ChatCompletionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/chat/completions/messages`.
+    /// The `chat.completions.messages` resource.
     public var messages: ChatCompletionsMessagesAPI { ChatCompletionsMessagesAPI(client: client) }
 }
 
@@ -175,12 +175,16 @@ extension ChatCompletionsAPI {
         return try await client.send(request, options: options, as: CreateChatCompletionResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1chat~1completions/get/parameters/4/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -190,17 +194,18 @@ extension ChatCompletionsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
+    /// The `schema` schema.
+    ///
     /// - Remark: Generated from `#/paths/~1chat~1completions~1{completion_id}/post/requestBody/content/application~1json/schema`.
     public struct UpdateRequest: Codable, Hashable, Sendable {
+        /// The `metadata` member.
         public var metadata: Metadata?
 
-        /// Creates a `UpdateRequest`.
+        /// Creates a new `UpdateRequest`.
         ///
         /// - Parameters:
         ///   - metadata: The `metadata` member.
-        public init(
-            metadata: Metadata? = nil
-        ) {
+        public init(metadata: Metadata? = nil) {
             self.metadata = metadata
         }
 
@@ -208,11 +213,18 @@ extension ChatCompletionsAPI {
             case metadata
         }
 
+        /// Decodes a `UpdateRequest` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.metadata, forKey: .metadata)
@@ -220,7 +232,7 @@ extension ChatCompletionsAPI {
     }
 }
 
-/// The `chat.completions.messages` resource: operations under `/chat/completions/messages`.
+/// The `chat.completions.messages` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ChatCompletionsMessagesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -256,12 +268,16 @@ extension ChatCompletionsMessagesAPI {
         return try await client.send(request, options: options, as: ChatCompletionMessageList.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1chat~1completions~1{completion_id}~1messages/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

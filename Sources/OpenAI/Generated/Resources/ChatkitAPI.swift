@@ -4,23 +4,23 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/chatkit`.
+    /// The `chatkit` resource and the resources below it.
     public var chatkit: ChatkitAPI { ChatkitAPI(client: self) }
 }
 
-/// The `chatkit` resource: operations under `/chatkit`.
+/// The `chatkit` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ChatkitAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/chatkit/sessions`.
+    /// The `chatkit.sessions` resource.
     public var sessions: ChatkitSessionsAPI { ChatkitSessionsAPI(client: client) }
 
-    /// Operations under `/chatkit/threads`.
+    /// The `chatkit.threads` resource.
     public var threads: ChatkitThreadsAPI { ChatkitThreadsAPI(client: client) }
 }
 
-/// The `chatkit.sessions` resource: operations under `/chatkit/sessions`.
+/// The `chatkit.sessions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ChatkitSessionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -66,12 +66,12 @@ extension ChatkitSessionsAPI {
     }
 }
 
-/// The `chatkit.threads` resource: operations under `/chatkit/threads`.
+/// The `chatkit.threads` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ChatkitThreadsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/chatkit/threads/items`.
+    /// The `chatkit.threads.items` resource.
     public var items: ChatkitThreadsItemsAPI { ChatkitThreadsItemsAPI(client: client) }
 }
 
@@ -143,7 +143,7 @@ extension ChatkitThreadsAPI {
     }
 }
 
-/// The `chatkit.threads.items` resource: operations under `/chatkit/threads/items`.
+/// The `chatkit.threads.items` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ChatkitThreadsItemsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/completions`.
+    /// The `completions` resource and the resources below it.
     public var completions: CompletionsAPI { CompletionsAPI(client: self) }
 }
 
-/// The `completions` resource: operations under `/completions`.
+/// The `completions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct CompletionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

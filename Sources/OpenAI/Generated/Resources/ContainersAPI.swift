@@ -4,16 +4,16 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/containers`.
+    /// The `containers` resource and the resources below it.
     public var containers: ContainersAPI { ContainersAPI(client: self) }
 }
 
-/// The `containers` resource: operations under `/containers`.
+/// The `containers` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ContainersAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/containers/files`.
+    /// The `containers.files` resource.
     public var files: ContainersFilesAPI { ContainersFilesAPI(client: client) }
 }
 
@@ -106,12 +106,16 @@ extension ContainersAPI {
         return try await client.send(request, options: options, as: ContainerResource.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1containers/get/parameters/1/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -122,7 +126,7 @@ extension ContainersAPI {
     }
 }
 
-/// The `containers.files` resource: operations under `/containers/files`.
+/// The `containers.files` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ContainersFilesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -251,12 +255,16 @@ extension ContainersFilesAPI {
         return try await client.send(request, options: options, as: ContainerFileResource.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1containers~1{container_id}~1files/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/contentProvenanceChecks`.
+    /// The `contentProvenanceChecks` resource and the resources below it.
     public var contentProvenanceChecks: ContentProvenanceChecksAPI { ContentProvenanceChecksAPI(client: self) }
 }
 
-/// The `contentProvenanceChecks` resource: operations under `/contentProvenanceChecks`.
+/// The `contentProvenanceChecks` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ContentProvenanceChecksAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

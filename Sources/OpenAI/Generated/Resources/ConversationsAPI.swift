@@ -4,16 +4,16 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/conversations`.
+    /// The `conversations` resource and the resources below it.
     public var conversations: ConversationsAPI { ConversationsAPI(client: self) }
 }
 
-/// The `conversations` resource: operations under `/conversations`.
+/// The `conversations` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ConversationsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/conversations/items`.
+    /// The `conversations.items` resource.
     public var items: ConversationsItemsAPI { ConversationsItemsAPI(client: client) }
 }
 
@@ -94,7 +94,7 @@ extension ConversationsAPI {
     }
 }
 
-/// The `conversations.items` resource: operations under `/conversations/items`.
+/// The `conversations.items` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ConversationsItemsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -200,18 +200,18 @@ extension ConversationsItemsAPI {
         return try await client.send(request, options: options, as: ConversationItem.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// - Remark: Generated from `#/paths/~1conversations~1{conversation_id}~1items/post/requestBody/content/application~1json/schema`.
     public struct CreateRequest: Codable, Hashable, Sendable {
         /// The items to add to the conversation. You may add up to 20 items at a time.
         public var items: [InputItem]
 
-        /// Creates a `CreateRequest`.
+        /// Creates a new `CreateRequest`.
         ///
         /// - Parameters:
         ///   - items: The items to add to the conversation. You may add up to 20 items at a time.
-        public init(
-            items: [InputItem]
-        ) {
+        public init(items: [InputItem]) {
             self.items = items
         }
 
@@ -219,23 +219,34 @@ extension ConversationsItemsAPI {
             case items
         }
 
+        /// Decodes a `CreateRequest` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.items = try container.decodeIfPresent([InputItem].self, forKey: .items) ?? []
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.items, forKey: .items)
         }
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1conversations~1{conversation_id}~1items/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/embeddings`.
+    /// The `embeddings` resource and the resources below it.
     public var embeddings: EmbeddingsAPI { EmbeddingsAPI(client: self) }
 }
 
-/// The `embeddings` resource: operations under `/embeddings`.
+/// The `embeddings` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct EmbeddingsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

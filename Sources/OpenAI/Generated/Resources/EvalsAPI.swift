@@ -4,16 +4,16 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/evals`.
+    /// The `evals` resource and the resources below it.
     public var evals: EvalsAPI { EvalsAPI(client: self) }
 }
 
-/// The `evals` resource: operations under `/evals`.
+/// The `evals` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct EvalsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/evals/runs`.
+    /// The `evals.runs` resource.
     public var runs: EvalsRunsAPI { EvalsRunsAPI(client: client) }
 }
 
@@ -122,12 +122,16 @@ extension EvalsAPI {
         return try await client.send(request, options: options, as: Eval.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -137,12 +141,16 @@ extension EvalsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals/get/parameters/3/schema`.
     public struct ListOrderBy: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `created_at`
@@ -152,13 +160,16 @@ extension EvalsAPI {
         public static var updatedAt: Self { Self(rawValue: "updated_at") }
     }
 
+    /// The `schema` schema.
+    ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/post/requestBody/content/application~1json/schema`.
     public struct UpdateRequest: Codable, Hashable, Sendable {
         /// Rename the evaluation.
         public var name: Swift.String?
+        /// The `metadata` member.
         public var metadata: Metadata?
 
-        /// Creates a `UpdateRequest`.
+        /// Creates a new `UpdateRequest`.
         ///
         /// - Parameters:
         ///   - name: Rename the evaluation.
@@ -176,12 +187,19 @@ extension EvalsAPI {
             case metadata
         }
 
+        /// Decodes a `UpdateRequest` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
             self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.name, forKey: .name)
@@ -189,13 +207,18 @@ extension EvalsAPI {
         }
     }
 
+    /// The `schema` schema.
+    ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/delete/responses/200/content/application~1json/schema`.
     public struct DeleteResponse: Codable, Hashable, Sendable {
+        /// The `object` member.
         public var object: Swift.String
+        /// The `deleted` member.
         public var deleted: Swift.Bool
+        /// The `eval_id` member.
         public var evalID: Swift.String
 
-        /// Creates a `DeleteResponse`.
+        /// Creates a new `DeleteResponse`.
         ///
         /// - Parameters:
         ///   - object: The `object` member.
@@ -217,6 +240,10 @@ extension EvalsAPI {
             case evalID = "eval_id"
         }
 
+        /// Decodes a `DeleteResponse` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.object = try container.decode(Swift.String.self, forKey: .object)
@@ -224,6 +251,9 @@ extension EvalsAPI {
             self.evalID = try container.decode(Swift.String.self, forKey: .evalID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.object, forKey: .object)
@@ -233,12 +263,12 @@ extension EvalsAPI {
     }
 }
 
-/// The `evals.runs` resource: operations under `/evals/runs`.
+/// The `evals.runs` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct EvalsRunsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/evals/runs/outputItems`.
+    /// The `evals.runs.outputItems` resource.
     public var outputItems: EvalsRunsOutputItemsAPI { EvalsRunsOutputItemsAPI(client: client) }
 }
 
@@ -357,12 +387,16 @@ extension EvalsRunsAPI {
         return try await client.send(request, options: options, as: EvalRun.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -372,12 +406,16 @@ extension EvalsRunsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs/get/parameters/4/schema`.
     public struct ListStatus: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `queued`
@@ -396,13 +434,18 @@ extension EvalsRunsAPI {
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
+    /// The `schema` schema.
+    ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}/delete/responses/200/content/application~1json/schema`.
     public struct DeleteResponse: Codable, Hashable, Sendable {
+        /// The `object` member.
         public var object: Swift.String?
+        /// The `deleted` member.
         public var deleted: Swift.Bool?
+        /// The `run_id` member.
         public var runID: Swift.String?
 
-        /// Creates a `DeleteResponse`.
+        /// Creates a new `DeleteResponse`.
         ///
         /// - Parameters:
         ///   - object: The `object` member.
@@ -424,6 +467,10 @@ extension EvalsRunsAPI {
             case runID = "run_id"
         }
 
+        /// Decodes a `DeleteResponse` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.object = try container.decodeIfPresent(Swift.String.self, forKey: .object)
@@ -431,6 +478,9 @@ extension EvalsRunsAPI {
             self.runID = try container.decodeIfPresent(Swift.String.self, forKey: .runID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.object, forKey: .object)
@@ -440,7 +490,7 @@ extension EvalsRunsAPI {
     }
 }
 
-/// The `evals.runs.outputItems` resource: operations under `/evals/runs/outputItems`.
+/// The `evals.runs.outputItems` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct EvalsRunsOutputItemsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -504,12 +554,16 @@ extension EvalsRunsOutputItemsAPI {
         return try await client.send(request, options: options, as: EvalRunOutputItem.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}~1output_items/get/parameters/4/schema`.
     public struct ListStatus: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `fail`
@@ -519,12 +573,16 @@ extension EvalsRunsOutputItemsAPI {
         public static var pass: Self { Self(rawValue: "pass") }
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}~1output_items/get/parameters/5/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

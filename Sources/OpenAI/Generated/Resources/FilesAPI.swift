@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/files`.
+    /// The `files` resource and the resources below it.
     public var files: FilesAPI { FilesAPI(client: self) }
 }
 
-/// The `files` resource: operations under `/files`.
+/// The `files` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FilesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -62,17 +62,17 @@ extension FilesAPI {
     /// - Parameters:
     ///   - body: The request body, sent as `multipart/form-data`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `OpenAiFile` reply.
+    /// - Returns: The decoded `OpenAIFile` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /files` (operationId `createFile`)
     public func create(
         _ body: CreateFileRequest,
         options: RequestOptions = RequestOptions()
-    ) async throws -> OpenAiFile {
+    ) async throws -> OpenAIFile {
         var request = APIRequest(method: "POST", path: "/files", operationID: "createFile")
         try request.setMultipartBody(body)
-        return try await client.send(request, options: options, as: OpenAiFile.self)
+        return try await client.send(request, options: options, as: OpenAIFile.self)
     }
 
     /// Delete a file and remove it from all vector stores.
@@ -125,25 +125,29 @@ extension FilesAPI {
     /// - Parameters:
     ///   - fileID: The ID of the file to use for this request.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `OpenAiFile` reply.
+    /// - Returns: The decoded `OpenAIFile` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /files/{file_id}` (operationId `retrieveFile`)
     public func retrieve(
         fileID: Swift.String,
         options: RequestOptions = RequestOptions()
-    ) async throws -> OpenAiFile {
+    ) async throws -> OpenAIFile {
         var request = APIRequest(method: "GET", path: "/files/{file_id}", operationID: "retrieveFile")
         try request.setPathParameter("file_id", fileID)
-        return try await client.send(request, options: options, as: OpenAiFile.self)
+        return try await client.send(request, options: options, as: OpenAIFile.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1files/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

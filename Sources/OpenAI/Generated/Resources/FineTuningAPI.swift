@@ -4,47 +4,47 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/fineTuning`.
+    /// The `fineTuning` resource and the resources below it.
     public var fineTuning: FineTuningAPI { FineTuningAPI(client: self) }
 }
 
-/// The `fineTuning` resource: operations under `/fineTuning`.
+/// The `fineTuning` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/fineTuning/alpha`.
+    /// The `fineTuning.alpha` resource.
     public var alpha: FineTuningAlphaAPI { FineTuningAlphaAPI(client: client) }
 
-    /// Operations under `/fineTuning/checkpoints`.
+    /// The `fineTuning.checkpoints` resource.
     public var checkpoints: FineTuningCheckpointsAPI { FineTuningCheckpointsAPI(client: client) }
 
-    /// Operations under `/fineTuning/jobs`.
+    /// The `fineTuning.jobs` resource.
     public var jobs: FineTuningJobsAPI { FineTuningJobsAPI(client: client) }
 }
 
-/// The `fineTuning.alpha` resource: operations under `/fineTuning/alpha`.
+/// The `fineTuning.alpha` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningAlphaAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/fineTuning/alpha/graders`.
+    /// The `fineTuning.alpha.graders` resource.
     public var graders: FineTuningAlphaGradersAPI { FineTuningAlphaGradersAPI(client: client) }
 }
 
-/// The `fineTuning.alpha.graders` resource: operations under `/fineTuning/alpha/graders`.
+/// The `fineTuning.alpha.graders` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningAlphaGradersAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/fineTuning/alpha/graders/run`.
+    /// The `fineTuning.alpha.graders.run` resource.
     public var run: FineTuningAlphaGradersRunAPI { FineTuningAlphaGradersRunAPI(client: client) }
 
-    /// Operations under `/fineTuning/alpha/graders/validate`.
+    /// The `fineTuning.alpha.graders.validate` resource.
     public var validate: FineTuningAlphaGradersValidateAPI { FineTuningAlphaGradersValidateAPI(client: client) }
 }
 
-/// The `fineTuning.alpha.graders.run` resource: operations under `/fineTuning/alpha/graders/run`.
+/// The `fineTuning.alpha.graders.run` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningAlphaGradersRunAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -70,7 +70,7 @@ extension FineTuningAlphaGradersRunAPI {
     }
 }
 
-/// The `fineTuning.alpha.graders.validate` resource: operations under `/fineTuning/alpha/graders/validate`.
+/// The `fineTuning.alpha.graders.validate` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningAlphaGradersValidateAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -96,16 +96,16 @@ extension FineTuningAlphaGradersValidateAPI {
     }
 }
 
-/// The `fineTuning.checkpoints` resource: operations under `/fineTuning/checkpoints`.
+/// The `fineTuning.checkpoints` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningCheckpointsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/fineTuning/checkpoints/permissions`.
+    /// The `fineTuning.checkpoints.permissions` resource.
     public var permissions: FineTuningCheckpointsPermissionsAPI { FineTuningCheckpointsPermissionsAPI(client: client) }
 }
 
-/// The `fineTuning.checkpoints.permissions` resource: operations under `/fineTuning/checkpoints/permissions`.
+/// The `fineTuning.checkpoints.permissions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningCheckpointsPermissionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -190,12 +190,16 @@ extension FineTuningCheckpointsPermissionsAPI {
         return try await client.send(request, options: options, as: ListFineTuningCheckpointPermissionResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1fine_tuning~1checkpoints~1{fine_tuned_model_checkpoint}~1permissions/get/parameters/4/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `ascending`
@@ -206,15 +210,15 @@ extension FineTuningCheckpointsPermissionsAPI {
     }
 }
 
-/// The `fineTuning.jobs` resource: operations under `/fineTuning/jobs`.
+/// The `fineTuning.jobs` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningJobsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/fineTuning/jobs/checkpoints`.
+    /// The `fineTuning.jobs.checkpoints` resource.
     public var checkpoints: FineTuningJobsCheckpointsAPI { FineTuningJobsCheckpointsAPI(client: client) }
 
-    /// Operations under `/fineTuning/jobs/events`.
+    /// The `fineTuning.jobs.events` resource.
     public var events: FineTuningJobsEventsAPI { FineTuningJobsEventsAPI(client: client) }
 }
 
@@ -340,7 +344,7 @@ extension FineTuningJobsAPI {
     }
 }
 
-/// The `fineTuning.jobs.checkpoints` resource: operations under `/fineTuning/jobs/checkpoints`.
+/// The `fineTuning.jobs.checkpoints` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningJobsCheckpointsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -372,7 +376,7 @@ extension FineTuningJobsCheckpointsAPI {
     }
 }
 
-/// The `fineTuning.jobs.events` resource: operations under `/fineTuning/jobs/events`.
+/// The `fineTuning.jobs.events` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FineTuningJobsEventsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

@@ -4,26 +4,26 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/images`.
+    /// The `images` resource and the resources below it.
     public var images: ImagesAPI { ImagesAPI(client: self) }
 }
 
-/// The `images` resource: operations under `/images`.
+/// The `images` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ImagesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/images/edits`.
+    /// The `images.edits` resource.
     public var edits: ImagesEditsAPI { ImagesEditsAPI(client: client) }
 
-    /// Operations under `/images/generations`.
+    /// The `images.generations` resource.
     public var generations: ImagesGenerationsAPI { ImagesGenerationsAPI(client: client) }
 
-    /// Operations under `/images/variations`.
+    /// The `images.variations` resource.
     public var variations: ImagesVariationsAPI { ImagesVariationsAPI(client: client) }
 }
 
-/// The `images.edits` resource: operations under `/images/edits`.
+/// The `images.edits` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ImagesEditsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -77,7 +77,7 @@ extension ImagesEditsAPI {
     }
 }
 
-/// The `images.generations` resource: operations under `/images/generations`.
+/// The `images.generations` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ImagesGenerationsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -124,7 +124,7 @@ extension ImagesGenerationsAPI {
     }
 }
 
-/// The `images.variations` resource: operations under `/images/variations`.
+/// The `images.variations` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ImagesVariationsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/models`.
+    /// The `models` resource and the resources below it.
     public var models: ModelsAPI { ModelsAPI(client: self) }
 }
 
-/// The `models` resource: operations under `/models`.
+/// The `models` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ModelsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/moderations`.
+    /// The `moderations` resource and the resources below it.
     public var moderations: ModerationsAPI { ModerationsAPI(client: self) }
 }
 
-/// The `moderations` resource: operations under `/moderations`.
+/// The `moderations` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ModerationsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

@@ -4,56 +4,56 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/organization`.
+    /// The `organization` resource and the resources below it.
     public var organization: OrganizationAPI { OrganizationAPI(client: self) }
 }
 
-/// The `organization` resource: operations under `/organization`.
+/// The `organization` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/organization/adminAPIKeys`.
+    /// The `organization.adminAPIKeys` resource.
     public var adminAPIKeys: OrganizationAdminAPIKeysAPI { OrganizationAdminAPIKeysAPI(client: client) }
 
-    /// Operations under `/organization/auditLogs`.
+    /// The `organization.auditLogs` resource.
     public var auditLogs: OrganizationAuditLogsAPI { OrganizationAuditLogsAPI(client: client) }
 
-    /// Operations under `/organization/certificates`.
+    /// The `organization.certificates` resource.
     public var certificates: OrganizationCertificatesAPI { OrganizationCertificatesAPI(client: client) }
 
-    /// Operations under `/organization/costs`.
+    /// The `organization.costs` resource.
     public var costs: OrganizationCostsAPI { OrganizationCostsAPI(client: client) }
 
-    /// Operations under `/organization/dataRetention`.
+    /// The `organization.dataRetention` resource.
     public var dataRetention: OrganizationDataRetentionAPI { OrganizationDataRetentionAPI(client: client) }
 
-    /// Operations under `/organization/groups`.
+    /// The `organization.groups` resource.
     public var groups: OrganizationGroupsAPI { OrganizationGroupsAPI(client: client) }
 
-    /// Operations under `/organization/invites`.
+    /// The `organization.invites` resource.
     public var invites: OrganizationInvitesAPI { OrganizationInvitesAPI(client: client) }
 
-    /// Operations under `/organization/projects`.
+    /// The `organization.projects` resource.
     public var projects: OrganizationProjectsAPI { OrganizationProjectsAPI(client: client) }
 
-    /// Operations under `/organization/roles`.
+    /// The `organization.roles` resource.
     public var roles: OrganizationRolesAPI { OrganizationRolesAPI(client: client) }
 
-    /// Operations under `/organization/spendAlerts`.
+    /// The `organization.spendAlerts` resource.
     public var spendAlerts: OrganizationSpendAlertsAPI { OrganizationSpendAlertsAPI(client: client) }
 
-    /// Operations under `/organization/spendLimit`.
+    /// The `organization.spendLimit` resource.
     public var spendLimit: OrganizationSpendLimitAPI { OrganizationSpendLimitAPI(client: client) }
 
-    /// Operations under `/organization/usage`.
+    /// The `organization.usage` resource.
     public var usage: OrganizationUsageAPI { OrganizationUsageAPI(client: client) }
 
-    /// Operations under `/organization/users`.
+    /// The `organization.users` resource.
     public var users: OrganizationUsersAPI { OrganizationUsersAPI(client: client) }
 }
 
-/// The `organization.adminAPIKeys` resource: operations under `/organization/adminAPIKeys`.
+/// The `organization.adminAPIKeys` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationAdminAPIKeysAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -152,8 +152,10 @@ extension OrganizationAdminAPIKeysAPI {
     ///
     /// - Remark: Generated from `#/paths/~1organization~1admin_api_keys/get/parameters/1/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -163,13 +165,16 @@ extension OrganizationAdminAPIKeysAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
+    /// The `schema` schema.
+    ///
     /// - Remark: Generated from `#/paths/~1organization~1admin_api_keys/post/requestBody/content/application~1json/schema`.
     public struct CreateRequest: Codable, Hashable, Sendable {
+        /// The `name` member.
         public var name: Swift.String
         /// The number of seconds until the API key expires. Omit this field for a key that does not expire.
         public var expiresInSeconds: Swift.Int?
 
-        /// Creates a `CreateRequest`.
+        /// Creates a new `CreateRequest`.
         ///
         /// - Parameters:
         ///   - name: The `name` member.
@@ -187,12 +192,19 @@ extension OrganizationAdminAPIKeysAPI {
             case expiresInSeconds = "expires_in_seconds"
         }
 
+        /// Decodes a `CreateRequest` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
             self.expiresInSeconds = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresInSeconds)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -200,12 +212,16 @@ extension OrganizationAdminAPIKeysAPI {
         }
     }
 
+    /// The `schema` schema.
+    ///
     /// - Remark: Generated from `#/paths/~1organization~1admin_api_keys~1{key_id}/delete/responses/200/content/application~1json/schema`.
     public struct DeleteResponse: Codable, Hashable, Sendable {
+        /// The `id` member.
         public var id: Swift.String
+        /// The `deleted` member.
         public var deleted: Swift.Bool
 
-        /// Creates a `DeleteResponse`.
+        /// Creates a new `DeleteResponse`.
         ///
         /// - Parameters:
         ///   - id: The `id` member.
@@ -224,6 +240,10 @@ extension OrganizationAdminAPIKeysAPI {
             case object
         }
 
+        /// Decodes a `DeleteResponse` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("organization.admin_api_key.deleted", forKey: .object)
@@ -231,6 +251,9 @@ extension OrganizationAdminAPIKeysAPI {
             self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("organization.admin_api_key.deleted", forKey: .object)
@@ -240,7 +263,7 @@ extension OrganizationAdminAPIKeysAPI {
     }
 }
 
-/// The `organization.auditLogs` resource: operations under `/organization/auditLogs`.
+/// The `organization.auditLogs` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationAuditLogsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -292,6 +315,8 @@ extension OrganizationAuditLogsAPI {
         return try await client.send(request, options: options, as: ListAuditLogsResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// - Remark: Generated from `#/paths/~1organization~1audit_logs/get/parameters/0/schema`.
     public struct ListEffectiveAt: Codable, Hashable, Sendable {
         /// Return only events whose `effective_at` (Unix seconds) is greater than this value.
@@ -303,7 +328,7 @@ extension OrganizationAuditLogsAPI {
         /// Return only events whose `effective_at` (Unix seconds) is less than or equal to this value.
         public var lte: Swift.Int?
 
-        /// Creates a `ListEffectiveAt`.
+        /// Creates a new `ListEffectiveAt`.
         ///
         /// - Parameters:
         ///   - gt: Return only events whose `effective_at` (Unix seconds) is greater than this value.
@@ -329,6 +354,10 @@ extension OrganizationAuditLogsAPI {
             case lte
         }
 
+        /// Decodes a `ListEffectiveAt` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.gt = try container.decodeIfPresent(Swift.Int.self, forKey: .gt)
@@ -337,6 +366,9 @@ extension OrganizationAuditLogsAPI {
             self.lte = try container.decodeIfPresent(Swift.Int.self, forKey: .lte)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.gt, forKey: .gt)
@@ -347,7 +379,7 @@ extension OrganizationAuditLogsAPI {
     }
 }
 
-/// The `organization.certificates` resource: operations under `/organization/certificates`.
+/// The `organization.certificates` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationCertificatesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -502,12 +534,16 @@ extension OrganizationCertificatesAPI {
         return try await client.send(request, options: options, as: Certificate.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1certificates/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -518,7 +554,7 @@ extension OrganizationCertificatesAPI {
     }
 }
 
-/// The `organization.costs` resource: operations under `/organization/costs`.
+/// The `organization.costs` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationCostsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -564,12 +600,16 @@ extension OrganizationCostsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1costs/get/parameters/5/schema/items`.
     public struct ListGroupByItem: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `project_id`
@@ -583,7 +623,7 @@ extension OrganizationCostsAPI {
     }
 }
 
-/// The `organization.dataRetention` resource: operations under `/organization/dataRetention`.
+/// The `organization.dataRetention` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationDataRetentionAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -624,15 +664,15 @@ extension OrganizationDataRetentionAPI {
     }
 }
 
-/// The `organization.groups` resource: operations under `/organization/groups`.
+/// The `organization.groups` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationGroupsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/organization/groups/roles`.
+    /// The `organization.groups.roles` resource.
     public var roles: OrganizationGroupsRolesAPI { OrganizationGroupsRolesAPI(client: client) }
 
-    /// Operations under `/organization/groups/users`.
+    /// The `organization.groups.users` resource.
     public var users: OrganizationGroupsUsersAPI { OrganizationGroupsUsersAPI(client: client) }
 }
 
@@ -736,12 +776,16 @@ extension OrganizationGroupsAPI {
         return try await client.send(request, options: options, as: GroupResourceWithSuccess.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1groups/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -752,7 +796,7 @@ extension OrganizationGroupsAPI {
     }
 }
 
-/// The `organization.groups.roles` resource: operations under `/organization/groups/roles`.
+/// The `organization.groups.roles` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationGroupsRolesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -849,12 +893,16 @@ extension OrganizationGroupsRolesAPI {
         return try await client.send(request, options: options, as: AssignedRoleDetails.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1groups~1{group_id}~1roles/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -865,7 +913,7 @@ extension OrganizationGroupsRolesAPI {
     }
 }
 
-/// The `organization.groups.users` resource: operations under `/organization/groups/users`.
+/// The `organization.groups.users` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationGroupsUsersAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -962,12 +1010,16 @@ extension OrganizationGroupsUsersAPI {
         return try await client.send(request, options: options, as: GroupMemberUser.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1groups~1{group_id}~1users/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -978,7 +1030,7 @@ extension OrganizationGroupsUsersAPI {
     }
 }
 
-/// The `organization.invites` resource: operations under `/organization/invites`.
+/// The `organization.invites` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationInvitesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -1061,36 +1113,36 @@ extension OrganizationInvitesAPI {
     }
 }
 
-/// The `organization.projects` resource: operations under `/organization/projects`.
+/// The `organization.projects` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/organization/projects/apiKeys`.
+    /// The `organization.projects.apiKeys` resource.
     public var apiKeys: OrganizationProjectsAPIKeysAPI { OrganizationProjectsAPIKeysAPI(client: client) }
 
-    /// Operations under `/organization/projects/certificates`.
+    /// The `organization.projects.certificates` resource.
     public var certificates: OrganizationProjectsCertificatesAPI { OrganizationProjectsCertificatesAPI(client: client) }
 
-    /// Operations under `/organization/projects/groups`.
+    /// The `organization.projects.groups` resource.
     public var groups: OrganizationProjectsGroupsAPI { OrganizationProjectsGroupsAPI(client: client) }
 
-    /// Operations under `/organization/projects/modelPermissions`.
+    /// The `organization.projects.modelPermissions` resource.
     public var modelPermissions: OrganizationProjectsModelPermissionsAPI { OrganizationProjectsModelPermissionsAPI(client: client) }
 
-    /// Operations under `/organization/projects/rateLimits`.
+    /// The `organization.projects.rateLimits` resource.
     public var rateLimits: OrganizationProjectsRateLimitsAPI { OrganizationProjectsRateLimitsAPI(client: client) }
 
-    /// Operations under `/organization/projects/serviceAccounts`.
+    /// The `organization.projects.serviceAccounts` resource.
     public var serviceAccounts: OrganizationProjectsServiceAccountsAPI { OrganizationProjectsServiceAccountsAPI(client: client) }
 
-    /// Operations under `/organization/projects/spendAlerts`.
+    /// The `organization.projects.spendAlerts` resource.
     public var spendAlerts: OrganizationProjectsSpendAlertsAPI { OrganizationProjectsSpendAlertsAPI(client: client) }
 
-    /// Operations under `/organization/projects/spendLimit`.
+    /// The `organization.projects.spendLimit` resource.
     public var spendLimit: OrganizationProjectsSpendLimitAPI { OrganizationProjectsSpendLimitAPI(client: client) }
 
-    /// Operations under `/organization/projects/users`.
+    /// The `organization.projects.users` resource.
     public var users: OrganizationProjectsUsersAPI { OrganizationProjectsUsersAPI(client: client) }
 }
 
@@ -1351,7 +1403,7 @@ extension OrganizationProjectsAPI {
     }
 }
 
-/// The `organization.projects.apiKeys` resource: operations under `/organization/projects/apiKeys`.
+/// The `organization.projects.apiKeys` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsAPIKeysAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -1430,12 +1482,16 @@ extension OrganizationProjectsAPIKeysAPI {
         return try await client.send(request, options: options, as: ProjectAPIKey.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1api_keys/get/parameters/3/schema`.
     public struct ListOwnerProjectAccess: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `active`
@@ -1449,7 +1505,7 @@ extension OrganizationProjectsAPIKeysAPI {
     }
 }
 
-/// The `organization.projects.certificates` resource: operations under `/organization/projects/certificates`.
+/// The `organization.projects.certificates` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsCertificatesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -1528,12 +1584,16 @@ extension OrganizationProjectsCertificatesAPI {
         return try await client.send(request, options: options, as: ListProjectCertificatesResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1certificates/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -1544,7 +1604,7 @@ extension OrganizationProjectsCertificatesAPI {
     }
 }
 
-/// The `organization.projects.groups` resource: operations under `/organization/projects/groups`.
+/// The `organization.projects.groups` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsGroupsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -1644,12 +1704,16 @@ extension OrganizationProjectsGroupsAPI {
         return try await client.send(request, options: options, as: ProjectGroup.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1groups/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -1659,12 +1723,16 @@ extension OrganizationProjectsGroupsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1groups~1{group_id}/get/parameters/2/schema`.
     public struct RetrieveGroupType: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `group`
@@ -1675,7 +1743,7 @@ extension OrganizationProjectsGroupsAPI {
     }
 }
 
-/// The `organization.projects.modelPermissions` resource: operations under `/organization/projects/modelPermissions`.
+/// The `organization.projects.modelPermissions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsModelPermissionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -1701,7 +1769,7 @@ extension OrganizationProjectsModelPermissionsAPI {
     }
 }
 
-/// The `organization.projects.rateLimits` resource: operations under `/organization/projects/rateLimits`.
+/// The `organization.projects.rateLimits` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsRateLimitsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -1760,7 +1828,7 @@ extension OrganizationProjectsRateLimitsAPI {
     }
 }
 
-/// The `organization.projects.serviceAccounts` resource: operations under `/organization/projects/serviceAccounts`.
+/// The `organization.projects.serviceAccounts` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsServiceAccountsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -1906,7 +1974,7 @@ extension OrganizationProjectsServiceAccountsAPI {
     }
 }
 
-/// The `organization.projects.spendAlerts` resource: operations under `/organization/projects/spendAlerts`.
+/// The `organization.projects.spendAlerts` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsSpendAlertsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2030,12 +2098,16 @@ extension OrganizationProjectsSpendAlertsAPI {
         return try await client.send(request, options: options, as: ProjectSpendAlert.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1spend_alerts/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -2046,7 +2118,7 @@ extension OrganizationProjectsSpendAlertsAPI {
     }
 }
 
-/// The `organization.projects.spendLimit` resource: operations under `/organization/projects/spendLimit`.
+/// The `organization.projects.spendLimit` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsSpendLimitAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2072,7 +2144,7 @@ extension OrganizationProjectsSpendLimitAPI {
     }
 }
 
-/// The `organization.projects.users` resource: operations under `/organization/projects/users`.
+/// The `organization.projects.users` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsUsersAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2194,7 +2266,7 @@ extension OrganizationProjectsUsersAPI {
     }
 }
 
-/// The `organization.roles` resource: operations under `/organization/roles`.
+/// The `organization.roles` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationRolesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2300,12 +2372,16 @@ extension OrganizationRolesAPI {
         return try await client.send(request, options: options, as: Role.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1roles/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -2316,7 +2392,7 @@ extension OrganizationRolesAPI {
     }
 }
 
-/// The `organization.spendAlerts` resource: operations under `/organization/spendAlerts`.
+/// The `organization.spendAlerts` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationSpendAlertsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2425,12 +2501,16 @@ extension OrganizationSpendAlertsAPI {
         return try await client.send(request, options: options, as: OrganizationSpendAlert.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1spend_alerts/get/parameters/1/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -2441,7 +2521,7 @@ extension OrganizationSpendAlertsAPI {
     }
 }
 
-/// The `organization.spendLimit` resource: operations under `/organization/spendLimit`.
+/// The `organization.spendLimit` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationSpendLimitAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2497,43 +2577,43 @@ extension OrganizationSpendLimitAPI {
     }
 }
 
-/// The `organization.usage` resource: operations under `/organization/usage`.
+/// The `organization.usage` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/organization/usage/audioSpeeches`.
+    /// The `organization.usage.audioSpeeches` resource.
     public var audioSpeeches: OrganizationUsageAudioSpeechesAPI { OrganizationUsageAudioSpeechesAPI(client: client) }
 
-    /// Operations under `/organization/usage/audioTranscriptions`.
+    /// The `organization.usage.audioTranscriptions` resource.
     public var audioTranscriptions: OrganizationUsageAudioTranscriptionsAPI { OrganizationUsageAudioTranscriptionsAPI(client: client) }
 
-    /// Operations under `/organization/usage/codeInterpreterSessions`.
+    /// The `organization.usage.codeInterpreterSessions` resource.
     public var codeInterpreterSessions: OrganizationUsageCodeInterpreterSessionsAPI { OrganizationUsageCodeInterpreterSessionsAPI(client: client) }
 
-    /// Operations under `/organization/usage/completions`.
+    /// The `organization.usage.completions` resource.
     public var completions: OrganizationUsageCompletionsAPI { OrganizationUsageCompletionsAPI(client: client) }
 
-    /// Operations under `/organization/usage/embeddings`.
+    /// The `organization.usage.embeddings` resource.
     public var embeddings: OrganizationUsageEmbeddingsAPI { OrganizationUsageEmbeddingsAPI(client: client) }
 
-    /// Operations under `/organization/usage/fileSearchCalls`.
+    /// The `organization.usage.fileSearchCalls` resource.
     public var fileSearchCalls: OrganizationUsageFileSearchCallsAPI { OrganizationUsageFileSearchCallsAPI(client: client) }
 
-    /// Operations under `/organization/usage/images`.
+    /// The `organization.usage.images` resource.
     public var images: OrganizationUsageImagesAPI { OrganizationUsageImagesAPI(client: client) }
 
-    /// Operations under `/organization/usage/moderations`.
+    /// The `organization.usage.moderations` resource.
     public var moderations: OrganizationUsageModerationsAPI { OrganizationUsageModerationsAPI(client: client) }
 
-    /// Operations under `/organization/usage/vectorStores`.
+    /// The `organization.usage.vectorStores` resource.
     public var vectorStores: OrganizationUsageVectorStoresAPI { OrganizationUsageVectorStoresAPI(client: client) }
 
-    /// Operations under `/organization/usage/webSearchCalls`.
+    /// The `organization.usage.webSearchCalls` resource.
     public var webSearchCalls: OrganizationUsageWebSearchCallsAPI { OrganizationUsageWebSearchCallsAPI(client: client) }
 }
 
-/// The `organization.usage.audioSpeeches` resource: operations under `/organization/usage/audioSpeeches`.
+/// The `organization.usage.audioSpeeches` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageAudioSpeechesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2585,12 +2665,16 @@ extension OrganizationUsageAudioSpeechesAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_speeches/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -2603,12 +2687,16 @@ extension OrganizationUsageAudioSpeechesAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_speeches/get/parameters/7/schema/items`.
     public struct ListGroupByItem: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `project_id`
@@ -2625,7 +2713,7 @@ extension OrganizationUsageAudioSpeechesAPI {
     }
 }
 
-/// The `organization.usage.audioTranscriptions` resource: operations under `/organization/usage/audioTranscriptions`.
+/// The `organization.usage.audioTranscriptions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageAudioTranscriptionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2677,12 +2765,16 @@ extension OrganizationUsageAudioTranscriptionsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_transcriptions/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -2695,12 +2787,16 @@ extension OrganizationUsageAudioTranscriptionsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_transcriptions/get/parameters/7/schema/items`.
     public struct ListGroupByItem: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `project_id`
@@ -2717,7 +2813,7 @@ extension OrganizationUsageAudioTranscriptionsAPI {
     }
 }
 
-/// The `organization.usage.codeInterpreterSessions` resource: operations under `/organization/usage/codeInterpreterSessions`.
+/// The `organization.usage.codeInterpreterSessions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageCodeInterpreterSessionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2760,12 +2856,16 @@ extension OrganizationUsageCodeInterpreterSessionsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1code_interpreter_sessions/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -2779,7 +2879,7 @@ extension OrganizationUsageCodeInterpreterSessionsAPI {
     }
 }
 
-/// The `organization.usage.completions` resource: operations under `/organization/usage/completions`.
+/// The `organization.usage.completions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageCompletionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2834,12 +2934,16 @@ extension OrganizationUsageCompletionsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1completions/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -2852,12 +2956,16 @@ extension OrganizationUsageCompletionsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1completions/get/parameters/8/schema/items`.
     public struct ListGroupByItem: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `project_id`
@@ -2880,7 +2988,7 @@ extension OrganizationUsageCompletionsAPI {
     }
 }
 
-/// The `organization.usage.embeddings` resource: operations under `/organization/usage/embeddings`.
+/// The `organization.usage.embeddings` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageEmbeddingsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -2932,12 +3040,16 @@ extension OrganizationUsageEmbeddingsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1embeddings/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -2950,12 +3062,16 @@ extension OrganizationUsageEmbeddingsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1embeddings/get/parameters/7/schema/items`.
     public struct ListGroupByItem: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `project_id`
@@ -2972,7 +3088,7 @@ extension OrganizationUsageEmbeddingsAPI {
     }
 }
 
-/// The `organization.usage.fileSearchCalls` resource: operations under `/organization/usage/fileSearchCalls`.
+/// The `organization.usage.fileSearchCalls` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageFileSearchCallsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -3024,12 +3140,16 @@ extension OrganizationUsageFileSearchCallsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1file_search_calls/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -3042,12 +3162,16 @@ extension OrganizationUsageFileSearchCallsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1file_search_calls/get/parameters/7/schema/items`.
     public struct ListGroupByItem: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `project_id`
@@ -3064,7 +3188,7 @@ extension OrganizationUsageFileSearchCallsAPI {
     }
 }
 
-/// The `organization.usage.images` resource: operations under `/organization/usage/images`.
+/// The `organization.usage.images` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageImagesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -3122,12 +3246,16 @@ extension OrganizationUsageImagesAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -3140,12 +3268,16 @@ extension OrganizationUsageImagesAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/3/schema/items`.
     public struct ListSource: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `image.generation`
@@ -3158,12 +3290,16 @@ extension OrganizationUsageImagesAPI {
         public static var imageVariation: Self { Self(rawValue: "image.variation") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/4/schema/items`.
     public struct ListSize: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `256x256`
@@ -3182,12 +3318,16 @@ extension OrganizationUsageImagesAPI {
         public static var _1024x1792: Self { Self(rawValue: "1024x1792") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/9/schema/items`.
     public struct ListGroupByItem: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `project_id`
@@ -3210,7 +3350,7 @@ extension OrganizationUsageImagesAPI {
     }
 }
 
-/// The `organization.usage.moderations` resource: operations under `/organization/usage/moderations`.
+/// The `organization.usage.moderations` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageModerationsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -3262,12 +3402,16 @@ extension OrganizationUsageModerationsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1moderations/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -3280,12 +3424,16 @@ extension OrganizationUsageModerationsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1moderations/get/parameters/7/schema/items`.
     public struct ListGroupByItem: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `project_id`
@@ -3302,7 +3450,7 @@ extension OrganizationUsageModerationsAPI {
     }
 }
 
-/// The `organization.usage.vectorStores` resource: operations under `/organization/usage/vectorStores`.
+/// The `organization.usage.vectorStores` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageVectorStoresAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -3345,12 +3493,16 @@ extension OrganizationUsageVectorStoresAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1vector_stores/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -3364,7 +3516,7 @@ extension OrganizationUsageVectorStoresAPI {
     }
 }
 
-/// The `organization.usage.webSearchCalls` resource: operations under `/organization/usage/webSearchCalls`.
+/// The `organization.usage.webSearchCalls` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsageWebSearchCallsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -3419,12 +3571,16 @@ extension OrganizationUsageWebSearchCallsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1web_search_calls/get/parameters/2/schema`.
     public struct ListBucketWidth: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1m`
@@ -3437,12 +3593,16 @@ extension OrganizationUsageWebSearchCallsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1web_search_calls/get/parameters/7/schema/items`.
     public struct ListContextLevel: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -3455,12 +3615,16 @@ extension OrganizationUsageWebSearchCallsAPI {
         public static var high: Self { Self(rawValue: "high") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1web_search_calls/get/parameters/8/schema/items`.
     public struct ListGroupByItem: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `project_id`
@@ -3480,12 +3644,12 @@ extension OrganizationUsageWebSearchCallsAPI {
     }
 }
 
-/// The `organization.users` resource: operations under `/organization/users`.
+/// The `organization.users` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsersAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/organization/users/roles`.
+    /// The `organization.users.roles` resource.
     public var roles: OrganizationUsersRolesAPI { OrganizationUsersRolesAPI(client: client) }
 }
 
@@ -3572,7 +3736,7 @@ extension OrganizationUsersAPI {
     }
 }
 
-/// The `organization.users.roles` resource: operations under `/organization/users/roles`.
+/// The `organization.users.roles` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationUsersRolesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -3669,12 +3833,16 @@ extension OrganizationUsersRolesAPI {
         return try await client.send(request, options: options, as: AssignedRoleDetails.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1users~1{user_id}~1roles/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

@@ -4,35 +4,35 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/projects`.
+    /// The `projects` resource and the resources below it.
     public var projects: ProjectsAPI { ProjectsAPI(client: self) }
 }
 
-/// The `projects` resource: operations under `/projects`.
+/// The `projects` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ProjectsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/projects/groups`.
+    /// The `projects.groups` resource.
     public var groups: ProjectsGroupsAPI { ProjectsGroupsAPI(client: client) }
 
-    /// Operations under `/projects/roles`.
+    /// The `projects.roles` resource.
     public var roles: ProjectsRolesAPI { ProjectsRolesAPI(client: client) }
 
-    /// Operations under `/projects/users`.
+    /// The `projects.users` resource.
     public var users: ProjectsUsersAPI { ProjectsUsersAPI(client: client) }
 }
 
-/// The `projects.groups` resource: operations under `/projects/groups`.
+/// The `projects.groups` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ProjectsGroupsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/projects/groups/roles`.
+    /// The `projects.groups.roles` resource.
     public var roles: ProjectsGroupsRolesAPI { ProjectsGroupsRolesAPI(client: client) }
 }
 
-/// The `projects.groups.roles` resource: operations under `/projects/groups/roles`.
+/// The `projects.groups.roles` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ProjectsGroupsRolesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -141,12 +141,16 @@ extension ProjectsGroupsRolesAPI {
         return try await client.send(request, options: options, as: AssignedRoleDetails.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1projects~1{project_id}~1groups~1{group_id}~1roles/get/parameters/4/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -157,7 +161,7 @@ extension ProjectsGroupsRolesAPI {
     }
 }
 
-/// The `projects.roles` resource: operations under `/projects/roles`.
+/// The `projects.roles` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ProjectsRolesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -278,12 +282,16 @@ extension ProjectsRolesAPI {
         return try await client.send(request, options: options, as: Role.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1projects~1{project_id}~1roles/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -294,16 +302,16 @@ extension ProjectsRolesAPI {
     }
 }
 
-/// The `projects.users` resource: operations under `/projects/users`.
+/// The `projects.users` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ProjectsUsersAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/projects/users/roles`.
+    /// The `projects.users.roles` resource.
     public var roles: ProjectsUsersRolesAPI { ProjectsUsersRolesAPI(client: client) }
 }
 
-/// The `projects.users.roles` resource: operations under `/projects/users/roles`.
+/// The `projects.users.roles` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ProjectsUsersRolesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -412,12 +420,16 @@ extension ProjectsUsersRolesAPI {
         return try await client.send(request, options: options, as: AssignedRoleDetails.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1projects~1{project_id}~1users~1{user_id}~1roles/get/parameters/4/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

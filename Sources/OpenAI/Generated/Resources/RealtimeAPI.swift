@@ -4,32 +4,32 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/realtime`.
+    /// The `realtime` resource and the resources below it.
     public var realtime: RealtimeAPI { RealtimeAPI(client: self) }
 }
 
-/// The `realtime` resource: operations under `/realtime`.
+/// The `realtime` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct RealtimeAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/realtime/calls`.
+    /// The `realtime.calls` resource.
     public var calls: RealtimeCallsAPI { RealtimeCallsAPI(client: client) }
 
-    /// Operations under `/realtime/clientSecrets`.
+    /// The `realtime.clientSecrets` resource.
     public var clientSecrets: RealtimeClientSecretsAPI { RealtimeClientSecretsAPI(client: client) }
 
-    /// Operations under `/realtime/sessions`.
+    /// The `realtime.sessions` resource.
     public var sessions: RealtimeSessionsAPI { RealtimeSessionsAPI(client: client) }
 
-    /// Operations under `/realtime/transcriptionSessions`.
+    /// The `realtime.transcriptionSessions` resource.
     public var transcriptionSessions: RealtimeTranscriptionSessionsAPI { RealtimeTranscriptionSessionsAPI(client: client) }
 
-    /// Operations under `/realtime/translations`.
+    /// The `realtime.translations` resource.
     public var translations: RealtimeTranslationsAPI { RealtimeTranslationsAPI(client: client) }
 }
 
-/// The `realtime.calls` resource: operations under `/realtime/calls`.
+/// The `realtime.calls` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct RealtimeCallsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -73,7 +73,7 @@ extension RealtimeCallsAPI {
     ) async throws -> Swift.String {
         var request = APIRequest(method: "POST", path: "/realtime/calls", operationID: "create-realtime-call")
         try request.setMultipartBody(body)
-        request.accept = "*/*"
+        request.accept = "application/sdp"
         return try await client.sendForText(request, options: options)
     }
 
@@ -136,7 +136,7 @@ extension RealtimeCallsAPI {
     }
 }
 
-/// The `realtime.clientSecrets` resource: operations under `/realtime/clientSecrets`.
+/// The `realtime.clientSecrets` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct RealtimeClientSecretsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -174,7 +174,7 @@ extension RealtimeClientSecretsAPI {
     }
 }
 
-/// The `realtime.sessions` resource: operations under `/realtime/sessions`.
+/// The `realtime.sessions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct RealtimeSessionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -208,7 +208,7 @@ extension RealtimeSessionsAPI {
     }
 }
 
-/// The `realtime.transcriptionSessions` resource: operations under `/realtime/transcriptionSessions`.
+/// The `realtime.transcriptionSessions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct RealtimeTranscriptionSessionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -242,16 +242,16 @@ extension RealtimeTranscriptionSessionsAPI {
     }
 }
 
-/// The `realtime.translations` resource: operations under `/realtime/translations`.
+/// The `realtime.translations` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct RealtimeTranslationsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/realtime/translations/clientSecrets`.
+    /// The `realtime.translations.clientSecrets` resource.
     public var clientSecrets: RealtimeTranslationsClientSecretsAPI { RealtimeTranslationsClientSecretsAPI(client: client) }
 }
 
-/// The `realtime.translations.clientSecrets` resource: operations under `/realtime/translations/clientSecrets`.
+/// The `realtime.translations.clientSecrets` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct RealtimeTranslationsClientSecretsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

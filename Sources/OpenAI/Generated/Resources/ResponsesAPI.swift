@@ -4,16 +4,16 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/responses`.
+    /// The `responses` resource and the resources below it.
     public var responses: ResponsesAPI { ResponsesAPI(client: self) }
 }
 
-/// The `responses` resource: operations under `/responses`.
+/// The `responses` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ResponsesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/responses/inputItems`.
+    /// The `responses.inputItems` resource.
     public var inputItems: ResponsesInputItemsAPI { ResponsesInputItemsAPI(client: client) }
 }
 
@@ -413,7 +413,7 @@ extension ResponsesAPI {
     }
 }
 
-/// The `responses.inputItems` resource: operations under `/responses/inputItems`.
+/// The `responses.inputItems` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ResponsesInputItemsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -484,12 +484,16 @@ extension ResponsesInputItemsAPI {
         return try await client.send(request, options: options, as: BetaResponseItemList.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1responses~1{response_id}~1input_items/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -499,12 +503,16 @@ extension ResponsesInputItemsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1responses~1{response_id}~1input_items?beta=true/get/parameters/2/schema`.
     public struct ListBetaOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

@@ -4,16 +4,16 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/skills`.
+    /// The `skills` resource and the resources below it.
     public var skills: SkillsAPI { SkillsAPI(client: self) }
 }
 
-/// The `skills` resource: operations under `/skills`.
+/// The `skills` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct SkillsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/skills/versions`.
+    /// The `skills.versions` resource.
     public var versions: SkillsVersionsAPI { SkillsVersionsAPI(client: client) }
 }
 
@@ -33,7 +33,7 @@ extension SkillsAPI {
     ) async throws -> Foundation.Data {
         var request = APIRequest(method: "GET", path: "/skills/{skill_id}/content", operationID: "GetSkillContent")
         try request.setPathParameter("skill_id", skillID)
-        request.accept = "*/*"
+        request.accept = "application/zip, application/json"
         return try await client.sendForData(request, options: options)
     }
 
@@ -137,7 +137,7 @@ extension SkillsAPI {
     }
 }
 
-/// The `skills.versions` resource: operations under `/skills/versions`.
+/// The `skills.versions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct SkillsVersionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -162,7 +162,7 @@ extension SkillsVersionsAPI {
         var request = APIRequest(method: "GET", path: "/skills/{skill_id}/versions/{version}/content", operationID: "GetSkillVersionContent")
         try request.setPathParameter("skill_id", skillID)
         try request.setPathParameter("version", version)
-        request.accept = "*/*"
+        request.accept = "application/zip, application/json"
         return try await client.sendForData(request, options: options)
     }
 

@@ -4,19 +4,19 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/threads`.
+    /// The `threads` resource and the resources below it.
     public var threads: ThreadsAPI { ThreadsAPI(client: self) }
 }
 
-/// The `threads` resource: operations under `/threads`.
+/// The `threads` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ThreadsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/threads/messages`.
+    /// The `threads.messages` resource.
     public var messages: ThreadsMessagesAPI { ThreadsMessagesAPI(client: client) }
 
-    /// Operations under `/threads/runs`.
+    /// The `threads.runs` resource.
     public var runs: ThreadsRunsAPI { ThreadsRunsAPI(client: client) }
 }
 
@@ -136,7 +136,7 @@ extension ThreadsAPI {
     }
 }
 
-/// The `threads.messages` resource: operations under `/threads/messages`.
+/// The `threads.messages` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ThreadsMessagesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -263,12 +263,16 @@ extension ThreadsMessagesAPI {
         return try await client.send(request, options: options, as: MessageObject.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1threads~1{thread_id}~1messages/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -279,12 +283,12 @@ extension ThreadsMessagesAPI {
     }
 }
 
-/// The `threads.runs` resource: operations under `/threads/runs`.
+/// The `threads.runs` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ThreadsRunsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/threads/runs/steps`.
+    /// The `threads.runs.steps` resource.
     public var steps: ThreadsRunsStepsAPI { ThreadsRunsStepsAPI(client: client) }
 }
 
@@ -487,12 +491,16 @@ extension ThreadsRunsAPI {
         return try await client.send(request, options: options, as: RunObject.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1threads~1{thread_id}~1runs/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -503,7 +511,7 @@ extension ThreadsRunsAPI {
     }
 }
 
-/// The `threads.runs.steps` resource: operations under `/threads/runs/steps`.
+/// The `threads.runs.steps` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ThreadsRunsStepsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -573,12 +581,16 @@ extension ThreadsRunsStepsAPI {
         return try await client.send(request, options: options, as: RunStepObject.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1threads~1{thread_id}~1runs~1{run_id}~1steps/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

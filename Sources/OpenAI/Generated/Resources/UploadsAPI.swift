@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/uploads`.
+    /// The `uploads` resource and the resources below it.
     public var uploads: UploadsAPI { UploadsAPI(client: self) }
 }
 
-/// The `uploads` resource: operations under `/uploads`.
+/// The `uploads` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct UploadsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

@@ -4,19 +4,19 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/vectorStores`.
+    /// The `vectorStores` resource and the resources below it.
     public var vectorStores: VectorStoresAPI { VectorStoresAPI(client: self) }
 }
 
-/// The `vectorStores` resource: operations under `/vectorStores`.
+/// The `vectorStores` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct VectorStoresAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/vectorStores/fileBatches`.
+    /// The `vectorStores.fileBatches` resource.
     public var fileBatches: VectorStoresFileBatchesAPI { VectorStoresFileBatchesAPI(client: client) }
 
-    /// Operations under `/vectorStores/files`.
+    /// The `vectorStores.files` resource.
     public var files: VectorStoresFilesAPI { VectorStoresFilesAPI(client: client) }
 }
 
@@ -144,12 +144,16 @@ extension VectorStoresAPI {
         return try await client.send(request, options: options, as: VectorStoreObject.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores/get/parameters/1/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -160,12 +164,12 @@ extension VectorStoresAPI {
     }
 }
 
-/// The `vectorStores.fileBatches` resource: operations under `/vectorStores/fileBatches`.
+/// The `vectorStores.fileBatches` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct VectorStoresFileBatchesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/vectorStores/fileBatches/files`.
+    /// The `vectorStores.fileBatches.files` resource.
     public var files: VectorStoresFileBatchesFilesAPI { VectorStoresFileBatchesFilesAPI(client: client) }
 }
 
@@ -238,7 +242,7 @@ extension VectorStoresFileBatchesAPI {
     }
 }
 
-/// The `vectorStores.fileBatches.files` resource: operations under `/vectorStores/fileBatches/files`.
+/// The `vectorStores.fileBatches.files` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct VectorStoresFileBatchesFilesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -281,12 +285,16 @@ extension VectorStoresFileBatchesFilesAPI {
         return try await client.send(request, options: options, as: ListVectorStoreFilesResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1file_batches~1{batch_id}~1files/get/parameters/3/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -296,12 +304,16 @@ extension VectorStoresFileBatchesFilesAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1file_batches~1{batch_id}~1files/get/parameters/6/schema`.
     public struct ListFilter: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -318,12 +330,12 @@ extension VectorStoresFileBatchesFilesAPI {
     }
 }
 
-/// The `vectorStores.files` resource: operations under `/vectorStores/files`.
+/// The `vectorStores.files` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct VectorStoresFilesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/vectorStores/files/content`.
+    /// The `vectorStores.files.content` resource.
     public var content: VectorStoresFilesContentAPI { VectorStoresFilesContentAPI(client: client) }
 }
 
@@ -451,12 +463,16 @@ extension VectorStoresFilesAPI {
         return try await client.send(request, options: options, as: VectorStoreFileObject.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1files/get/parameters/2/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`
@@ -466,12 +482,16 @@ extension VectorStoresFilesAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1files/get/parameters/5/schema`.
     public struct ListFilter: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -488,7 +508,7 @@ extension VectorStoresFilesAPI {
     }
 }
 
-/// The `vectorStores.files.content` resource: operations under `/vectorStores/files/content`.
+/// The `vectorStores.files.content` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct VectorStoresFilesContentAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

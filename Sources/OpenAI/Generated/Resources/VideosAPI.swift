@@ -4,16 +4,16 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/videos`.
+    /// The `videos` resource and the resources below it.
     public var videos: VideosAPI { VideosAPI(client: self) }
 }
 
-/// The `videos` resource: operations under `/videos`.
+/// The `videos` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct VideosAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/videos/characters`.
+    /// The `videos.characters` resource.
     public var characters: VideosCharactersAPI { VideosCharactersAPI(client: client) }
 }
 
@@ -39,7 +39,7 @@ extension VideosAPI {
         var request = APIRequest(method: "GET", path: "/videos/{video_id}/content", operationID: "RetrieveVideoContent")
         try request.setPathParameter("video_id", videoID)
         try request.addQuery("variant", variant)
-        request.accept = "*/*"
+        request.accept = "video/mp4, image/webp, application/json"
         return try await client.sendForData(request, options: options)
     }
 
@@ -186,7 +186,7 @@ extension VideosAPI {
     }
 }
 
-/// The `videos.characters` resource: operations under `/videos/characters`.
+/// The `videos.characters` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct VideosCharactersAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

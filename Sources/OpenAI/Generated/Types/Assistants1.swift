@@ -13,29 +13,37 @@ public struct AssistantObject: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the assistant was created.
     public var createdAt: Swift.Int
+    /// The `name` member.
     public var name: Swift.String?
+    /// The `description` member.
     public var description: Swift.String?
     /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
     public var model: Swift.String
+    /// The `instructions` member.
     public var instructions: Swift.String?
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     public var tools: [AssistantObject.ToolValue]
+    /// The `tool_resources` member.
     public var toolResources: AssistantObject.ToolResources?
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
+    /// The `response_format` member.
     public var responseFormat: AssistantsAPIResponseFormatOption?
 
-    /// Creates a `AssistantObject`.
+    /// Creates a new `AssistantObject`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the assistant was created.
+    ///   - model: ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
+    ///   - tools: A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     ///   - name: The `name` member.
     ///   - description: The `description` member.
-    ///   - model: ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
     ///   - instructions: The `instructions` member.
-    ///   - tools: A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     ///   - toolResources: The `tool_resources` member.
     ///   - metadata: The `metadata` member.
     ///   - temperature: The `temperature` member.
@@ -44,11 +52,11 @@ public struct AssistantObject: Codable, Hashable, Sendable {
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
+        model: Swift.String,
+        tools: [AssistantObject.ToolValue],
         name: Swift.String? = nil,
         description: Swift.String? = nil,
-        model: Swift.String,
         instructions: Swift.String? = nil,
-        tools: [AssistantObject.ToolValue],
         toolResources: AssistantObject.ToolResources? = nil,
         metadata: Metadata? = nil,
         temperature: Swift.Double? = nil,
@@ -85,6 +93,10 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `AssistantObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("assistant", forKey: .object)
@@ -102,6 +114,9 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("assistant", forKey: .object)
@@ -119,6 +134,8 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tools/items`.
@@ -132,6 +149,9 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "code_interpreter":
@@ -145,6 +165,9 @@ public struct AssistantObject: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .codeInterpreter(let value): try value.encode(to: encoder)
@@ -159,10 +182,12 @@ public struct AssistantObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable {
+        /// The `code_interpreter` member.
         public var codeInterpreter: AssistantObject.ToolResources.CodeInterpreter?
+        /// The `file_search` member.
         public var fileSearch: AssistantObject.ToolResources.FileSearch?
 
-        /// Creates a `ToolResources`.
+        /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
         ///   - codeInterpreter: The `code_interpreter` member.
@@ -180,30 +205,37 @@ public struct AssistantObject: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
+        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.codeInterpreter = try container.decodeIfPresent(AssistantObject.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
             self.fileSearch = try container.decodeIfPresent(AssistantObject.ToolResources.FileSearch.self, forKey: .fileSearch)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.codeInterpreter, forKey: .codeInterpreter)
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
+        /// The `code_interpreter` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
 
-            /// Creates a `CodeInterpreter`.
+            /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
             ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
-            public init(
-                fileIDs: [Swift.String]? = nil
-            ) {
+            public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
 
@@ -211,29 +243,36 @@ public struct AssistantObject: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
+            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
             }
         }
 
+        /// The `file_search` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable {
             /// The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
 
-            /// Creates a `FileSearch`.
+            /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
             ///   - vectorStoreIDs: The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
-            public init(
-                vectorStoreIDs: [Swift.String]? = nil
-            ) {
+            public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
 
@@ -241,11 +280,18 @@ public struct AssistantObject: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
+            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.vectorStoreIDs, forKey: .vectorStoreIDs)
@@ -254,12 +300,16 @@ public struct AssistantObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `AssistantSupportedModels` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantSupportedModels`.
 public struct AssistantSupportedModels: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `gpt-5`
@@ -393,7 +443,7 @@ public struct AssistantSupportedModels: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsCode`.
 public struct AssistantToolsCode: Codable, Hashable, Sendable {
-    /// Creates a `AssistantToolsCode`.
+    /// Creates a new `AssistantToolsCode`.
     public init() {
     }
 
@@ -401,11 +451,18 @@ public struct AssistantToolsCode: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `AssistantToolsCode` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("code_interpreter", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("code_interpreter", forKey: .type)
@@ -419,13 +476,11 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
     /// Overrides for the file search tool.
     public var fileSearch: AssistantToolsFileSearch.FileSearch?
 
-    /// Creates a `AssistantToolsFileSearch`.
+    /// Creates a new `AssistantToolsFileSearch`.
     ///
     /// - Parameters:
     ///   - fileSearch: Overrides for the file search tool.
-    public init(
-        fileSearch: AssistantToolsFileSearch.FileSearch? = nil
-    ) {
+    public init(fileSearch: AssistantToolsFileSearch.FileSearch? = nil) {
         self.fileSearch = fileSearch
     }
 
@@ -434,12 +489,19 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `AssistantToolsFileSearch` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_search", forKey: .type)
         self.fileSearch = try container.decodeIfPresent(AssistantToolsFileSearch.FileSearch.self, forKey: .fileSearch)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_search", forKey: .type)
@@ -459,7 +521,7 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
         /// See the [file search tool documentation](/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
         public var rankingOptions: FileSearchRankingOptions?
 
-        /// Creates a `FileSearch`.
+        /// Creates a new `FileSearch`.
         ///
         /// - Parameters:
         ///   - maxNumResults: The maximum number of results the file search tool should output. The default is 20 for `gpt-4*` models and 5 for `gpt-3.5-turbo`. This number should be between 1 and 50 inclusive.
@@ -477,12 +539,19 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
             case rankingOptions = "ranking_options"
         }
 
+        /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
             self.rankingOptions = try container.decodeIfPresent(FileSearchRankingOptions.self, forKey: .rankingOptions)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.maxNumResults, forKey: .maxNumResults)
@@ -495,7 +564,7 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFileSearchTypeOnly`.
 public struct AssistantToolsFileSearchTypeOnly: Codable, Hashable, Sendable {
-    /// Creates a `AssistantToolsFileSearchTypeOnly`.
+    /// Creates a new `AssistantToolsFileSearchTypeOnly`.
     public init() {
     }
 
@@ -503,11 +572,18 @@ public struct AssistantToolsFileSearchTypeOnly: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `AssistantToolsFileSearchTypeOnly` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_search", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_search", forKey: .type)
@@ -518,15 +594,14 @@ public struct AssistantToolsFileSearchTypeOnly: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFunction`.
 public struct AssistantToolsFunction: Codable, Hashable, Sendable {
+    /// The `function` member.
     public var function: FunctionObject
 
-    /// Creates a `AssistantToolsFunction`.
+    /// Creates a new `AssistantToolsFunction`.
     ///
     /// - Parameters:
     ///   - function: The `function` member.
-    public init(
-        function: FunctionObject
-    ) {
+    public init(function: FunctionObject) {
         self.function = function
     }
 
@@ -535,12 +610,19 @@ public struct AssistantToolsFunction: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `AssistantToolsFunction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .type)
         self.function = try container.decode(FunctionObject.self, forKey: .function)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -574,6 +656,9 @@ public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, Expr
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
@@ -594,6 +679,9 @@ public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, Expr
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -622,6 +710,9 @@ public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? AssistantsAPIToolChoiceOption.StringValue(from: decoder) {
             self = .string(value)
@@ -634,6 +725,9 @@ public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable {
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -648,8 +742,10 @@ public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantsApiToolChoiceOption/oneOf/0`.
     public struct StringValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `none`
@@ -669,9 +765,10 @@ public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable {
 public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
     /// The type of the tool. If type is `function`, the function name must be set
     public var type: AssistantsNamedToolChoice.TypeValue
+    /// The `function` member.
     public var function: AssistantsNamedToolChoice.Function?
 
-    /// Creates a `AssistantsNamedToolChoice`.
+    /// Creates a new `AssistantsNamedToolChoice`.
     ///
     /// - Parameters:
     ///   - type: The type of the tool. If type is `function`, the function name must be set
@@ -689,12 +786,19 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
         case function
     }
 
+    /// Decodes a `AssistantsNamedToolChoice` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(AssistantsNamedToolChoice.TypeValue.self, forKey: .type)
         self.function = try container.decodeIfPresent(AssistantsNamedToolChoice.Function.self, forKey: .function)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -707,8 +811,10 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantsNamedToolChoice/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `function`
@@ -721,18 +827,18 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
         public static var fileSearch: Self { Self(rawValue: "file_search") }
     }
 
+    /// The `function` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/AssistantsNamedToolChoice/properties/function`.
     public struct Function: Codable, Hashable, Sendable {
         /// The name of the function to call.
         public var name: Swift.String
 
-        /// Creates a `Function`.
+        /// Creates a new `Function`.
         ///
         /// - Parameters:
         ///   - name: The name of the function to call.
-        public init(
-            name: Swift.String
-        ) {
+        public init(name: Swift.String) {
             self.name = name
         }
 
@@ -740,11 +846,18 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
             case name
         }
 
+        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -752,23 +865,34 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateAssistantRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest`.
 public struct CreateAssistantRequest: Codable, Hashable, Sendable {
     /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
     public var model: CreateAssistantRequest.ModelValue
+    /// The `name` member.
     public var name: Swift.String?
+    /// The `description` member.
     public var description: Swift.String?
+    /// The `instructions` member.
     public var instructions: Swift.String?
+    /// The `reasoning_effort` member.
     public var reasoningEffort: ReasoningEffort?
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     public var tools: [CreateAssistantRequest.ToolValue]?
+    /// The `tool_resources` member.
     public var toolResources: CreateAssistantRequest.ToolResources?
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
+    /// The `response_format` member.
     public var responseFormat: AssistantsAPIResponseFormatOption?
 
-    /// Creates a `CreateAssistantRequest`.
+    /// Creates a new `CreateAssistantRequest`.
     ///
     /// - Parameters:
     ///   - model: ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
@@ -822,6 +946,10 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
+    /// Decodes a `CreateAssistantRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decode(CreateAssistantRequest.ModelValue.self, forKey: .model)
@@ -837,6 +965,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -858,8 +989,10 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-5`
@@ -989,6 +1122,8 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tools/items`.
@@ -1002,6 +1137,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "code_interpreter":
@@ -1015,6 +1153,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .codeInterpreter(let value): try value.encode(to: encoder)
@@ -1029,10 +1170,12 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable {
+        /// The `code_interpreter` member.
         public var codeInterpreter: CreateAssistantRequest.ToolResources.CodeInterpreter?
+        /// The `file_search` member.
         public var fileSearch: CreateAssistantRequest.ToolResources.FileSearch?
 
-        /// Creates a `ToolResources`.
+        /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
         ///   - codeInterpreter: The `code_interpreter` member.
@@ -1050,30 +1193,37 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
+        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.codeInterpreter = try container.decodeIfPresent(CreateAssistantRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
             self.fileSearch = try container.decodeIfPresent(CreateAssistantRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.codeInterpreter, forKey: .codeInterpreter)
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
+        /// The `code_interpreter` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
 
-            /// Creates a `CodeInterpreter`.
+            /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
             ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
-            public init(
-                fileIDs: [Swift.String]? = nil
-            ) {
+            public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
 
@@ -1081,17 +1231,26 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
+            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
             }
         }
 
+        /// The `file_search` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable {
             /// The [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
@@ -1099,7 +1258,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
             /// A helper to create a [vector store](/docs/api-reference/vector-stores/object) with file_ids and attach it to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStores: [CreateAssistantRequest.ToolResources.FileSearch.VectorStore]?
 
-            /// Creates a `FileSearch`.
+            /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
             ///   - vectorStoreIDs: The [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
@@ -1117,27 +1276,37 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                 case vectorStores = "vector_stores"
             }
 
+            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
                 self.vectorStores = try container.decodeIfPresent([CreateAssistantRequest.ToolResources.FileSearch.VectorStore].self, forKey: .vectorStores)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.vectorStoreIDs, forKey: .vectorStoreIDs)
                 try container.encodeIfPresent(self.vectorStores, forKey: .vectorStores)
             }
 
+            /// The `items` schema.
+            ///
             /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
             public struct VectorStore: Codable, Hashable, Sendable {
                 /// A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
                 public var fileIDs: [Swift.String]?
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 public var chunkingStrategy: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy?
+                /// The `metadata` member.
                 public var metadata: Metadata?
 
-                /// Creates a `VectorStore`.
+                /// Creates a new `VectorStore`.
                 ///
                 /// - Parameters:
                 ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
@@ -1159,6 +1328,10 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     case metadata
                 }
 
+                /// Decodes a `VectorStore` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
@@ -1166,6 +1339,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
@@ -1186,6 +1362,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     /// A variant this SDK does not know, kept as its raw JSON.
                     case unknown(JSONValue)
 
+                    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+                    ///
+                    /// - Throws: `DecodingError` only when the input is not JSON.
                     public init(from decoder: any Decoder) throws {
                         switch decoder.discriminator("type") {
                             case "auto":
@@ -1197,6 +1376,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                         }
                     }
 
+                    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+                    ///
+                    /// - Throws: `EncodingError` when the value cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
                         switch self {
                             case .auto(let value): try value.encode(to: encoder)
@@ -1209,7 +1391,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/0`.
                     public struct Auto: Codable, Hashable, Sendable {
-                        /// Creates a `Auto`.
+                        /// Creates a new `Auto`.
                         public init() {
                         }
 
@@ -1217,11 +1399,18 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
+                        /// Decodes a `Auto` from its JSON object; members it does not declare are ignored.
+                        ///
+                        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                        ///   of a member whose value does not fit its type.
                         public init(from decoder: any Decoder) throws {
                             let container = try decoder.container(keyedBy: CodingKeys.self)
                             try container.decodeConstant("auto", forKey: .type)
                         }
 
+                        /// Encodes this value as its JSON object, constants included.
+                        ///
+                        /// - Throws: `EncodingError` when a member cannot be encoded.
                         public func encode(to encoder: any Encoder) throws {
                             var container = encoder.container(keyedBy: CodingKeys.self)
                             try container.encode("auto", forKey: .type)
@@ -1232,15 +1421,14 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1`.
                     public struct Static: Codable, Hashable, Sendable {
+                        /// The `static` member.
                         public var `static`: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue
 
-                        /// Creates a `Static`.
+                        /// Creates a new `Static`.
                         ///
                         /// - Parameters:
                         ///   - static: The `static` member.
-                        public init(
-                            `static`: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue
-                        ) {
+                        public init(`static`: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue) {
                             self.`static` = `static`
                         }
 
@@ -1249,18 +1437,27 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
+                        /// Decodes a `Static` from its JSON object; members it does not declare are ignored.
+                        ///
+                        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                        ///   of a member whose value does not fit its type.
                         public init(from decoder: any Decoder) throws {
                             let container = try decoder.container(keyedBy: CodingKeys.self)
                             try container.decodeConstant("static", forKey: .type)
                             self.`static` = try container.decode(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue.self, forKey: .`static`)
                         }
 
+                        /// Encodes this value as its JSON object, constants included.
+                        ///
+                        /// - Throws: `EncodingError` when a member cannot be encoded.
                         public func encode(to encoder: any Encoder) throws {
                             var container = encoder.container(keyedBy: CodingKeys.self)
                             try container.encode("static", forKey: .type)
                             try container.encode(self.`static`, forKey: .`static`)
                         }
 
+                        /// The `static` schema.
+                        ///
                         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1/properties/static`.
                         public struct StaticValue: Codable, Hashable, Sendable {
                             /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
@@ -1270,7 +1467,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                             /// Note that the overlap must not exceed half of `max_chunk_size_tokens`.
                             public var chunkOverlapTokens: Swift.Int
 
-                            /// Creates a `StaticValue`.
+                            /// Creates a new `StaticValue`.
                             ///
                             /// - Parameters:
                             ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
@@ -1288,12 +1485,19 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                                 case chunkOverlapTokens = "chunk_overlap_tokens"
                             }
 
+                            /// Decodes a `StaticValue` from its JSON object; members it does not declare are ignored.
+                            ///
+                            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                            ///   of a member whose value does not fit its type.
                             public init(from decoder: any Decoder) throws {
                                 let container = try decoder.container(keyedBy: CodingKeys.self)
                                 self.maxChunkSizeTokens = try container.decode(Swift.Int.self, forKey: .maxChunkSizeTokens)
                                 self.chunkOverlapTokens = try container.decode(Swift.Int.self, forKey: .chunkOverlapTokens)
                             }
 
+                            /// Encodes this value as its JSON object, constants included.
+                            ///
+                            /// - Throws: `EncodingError` when a member cannot be encoded.
                             public func encode(to encoder: any Encoder) throws {
                                 var container = encoder.container(keyedBy: CodingKeys.self)
                                 try container.encode(self.maxChunkSizeTokens, forKey: .maxChunkSizeTokens)
@@ -1307,17 +1511,22 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateMessageRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateMessageRequest`.
 public struct CreateMessageRequest: Codable, Hashable, Sendable {
     /// The role of the entity that is creating the message. Allowed values include:
     /// - `user`: Indicates the message is sent by an actual user and should be used in most cases to represent user-generated messages.
     /// - `assistant`: Indicates the message is generated by the assistant. Use this value to insert messages from the assistant into the conversation.
     public var role: CreateMessageRequest.RoleValue
+    /// The `content` member.
     public var content: CreateMessageRequest.ContentValue
+    /// The `attachments` member.
     public var attachments: [CreateMessageRequest.AttachmentValue]?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `CreateMessageRequest`.
+    /// Creates a new `CreateMessageRequest`.
     ///
     /// - Parameters:
     ///   - role: The role of the entity that is creating the message. Allowed values include:
@@ -1343,6 +1552,10 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes a `CreateMessageRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.role = try container.decode(CreateMessageRequest.RoleValue.self, forKey: .role)
@@ -1351,6 +1564,9 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.role, forKey: .role)
@@ -1367,8 +1583,10 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `user`
@@ -1378,6 +1596,8 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         public static var assistant: Self { Self(rawValue: "assistant") }
     }
 
+    /// The `content` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content`.
@@ -1392,6 +1612,9 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1404,6 +1627,9 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1412,6 +1638,8 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// The `items` schema.
+        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content/oneOf/1/items`.
@@ -1425,6 +1653,9 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "image_file":
@@ -1438,6 +1669,9 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .imageFile(let value): try value.encode(to: encoder)
@@ -1449,6 +1683,8 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items`.
     public struct AttachmentValue: Codable, Hashable, Sendable {
         /// The ID of the file to attach to the message.
@@ -1456,7 +1692,7 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         /// The tools to add this file to.
         public var tools: [CreateMessageRequest.AttachmentValue.ToolValue]?
 
-        /// Creates a `AttachmentValue`.
+        /// Creates a new `AttachmentValue`.
         ///
         /// - Parameters:
         ///   - fileID: The ID of the file to attach to the message.
@@ -1474,18 +1710,27 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             case tools
         }
 
+        /// Decodes a `AttachmentValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
             self.tools = try container.decodeIfPresent([CreateMessageRequest.AttachmentValue.ToolValue].self, forKey: .tools)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.fileID, forKey: .fileID)
             try container.encodeIfPresent(self.tools, forKey: .tools)
         }
 
+        /// The `items` schema.
+        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items/properties/tools/items`.
@@ -1497,6 +1742,9 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "code_interpreter":
@@ -1508,6 +1756,9 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .codeInterpreter(let value): try value.encode(to: encoder)
@@ -1519,12 +1770,15 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateRunRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateRunRequest`.
 public struct CreateRunRequest: Codable, Hashable, Sendable {
     /// The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
     public var assistantID: Swift.String
     /// The ID of the [Model](/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
     public var model: CreateRunRequest.ModelValue?
+    /// The `reasoning_effort` member.
     public var reasoningEffort: ReasoningEffort?
     /// Overrides the [instructions](/docs/api-reference/assistants/createAssistant) of the assistant. This is useful for modifying the behavior on a per-run basis.
     public var instructions: Swift.String?
@@ -1534,6 +1788,7 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
     public var additionalMessages: [CreateMessageRequest]?
     /// Override the tools the assistant can use for this run. This is useful for modifying the behavior on a per-run basis.
     public var tools: [CreateRunRequest.ToolValue]?
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
     public var temperature: Swift.Double?
@@ -1547,7 +1802,9 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
     public var maxPromptTokens: Swift.Int?
     /// The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
     public var maxCompletionTokens: Swift.Int?
+    /// The `truncation_strategy` member.
     public var truncationStrategy: CreateRunRequest.TruncationStrategy?
+    /// The `tool_choice` member.
     public var toolChoice: CreateRunRequest.ToolChoiceValue?
     /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls?
@@ -1560,7 +1817,7 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
     /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
 
-    /// Creates a `CreateRunRequest`.
+    /// Creates a new `CreateRunRequest`.
     ///
     /// - Parameters:
     ///   - assistantID: The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
@@ -1638,6 +1895,10 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
+    /// Decodes a `CreateRunRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.assistantID = try container.decode(Swift.String.self, forKey: .assistantID)
@@ -1659,6 +1920,9 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.assistantID, forKey: .assistantID)
@@ -1686,8 +1950,10 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-5`
@@ -1817,6 +2083,8 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/tools/items`.
@@ -1830,6 +2098,9 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "code_interpreter":
@@ -1843,6 +2114,9 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .codeInterpreter(let value): try value.encode(to: encoder)
@@ -1853,13 +2127,16 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `truncation_strategy` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/truncation_strategy`.
     public struct TruncationStrategy: Codable, Hashable, Sendable {
         /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
         public var type: CreateRunRequest.TruncationStrategy.TypeValue
+        /// The `last_messages` member.
         public var lastMessages: Swift.Int?
 
-        /// Creates a `TruncationStrategy`.
+        /// Creates a new `TruncationStrategy`.
         ///
         /// - Parameters:
         ///   - type: The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
@@ -1877,12 +2154,19 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
             case lastMessages = "last_messages"
         }
 
+        /// Decodes a `TruncationStrategy` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decode(CreateRunRequest.TruncationStrategy.TypeValue.self, forKey: .type)
             self.lastMessages = try container.decodeIfPresent(Swift.Int.self, forKey: .lastMessages)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.type, forKey: .type)
@@ -1895,8 +2179,10 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/TruncationObject/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `auto`
@@ -1907,20 +2193,31 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `tool_choice` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/tool_choice`.
     public struct ToolChoiceValue: Codable, Hashable, Sendable {
-        /// Creates a `ToolChoiceValue`.
+        /// Creates a new `ToolChoiceValue`.
         public init() {
         }
 
+        /// Decodes a `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
         }
     }
 }
 
+/// The `CreateThreadAndRunRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest`.
 public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     /// The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
@@ -1936,6 +2233,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     public var tools: [CreateThreadAndRunRequest.ToolValue]?
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: CreateThreadAndRunRequest.ToolResources?
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
     public var temperature: Swift.Double?
@@ -1949,7 +2247,9 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     public var maxPromptTokens: Swift.Int?
     /// The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
     public var maxCompletionTokens: Swift.Int?
+    /// The `truncation_strategy` member.
     public var truncationStrategy: CreateThreadAndRunRequest.TruncationStrategy?
+    /// The `tool_choice` member.
     public var toolChoice: CreateThreadAndRunRequest.ToolChoiceValue?
     /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls?
@@ -1962,7 +2262,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
 
-    /// Creates a `CreateThreadAndRunRequest`.
+    /// Creates a new `CreateThreadAndRunRequest`.
     ///
     /// - Parameters:
     ///   - assistantID: The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
@@ -2036,6 +2336,10 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
+    /// Decodes a `CreateThreadAndRunRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.assistantID = try container.decode(Swift.String.self, forKey: .assistantID)
@@ -2056,6 +2360,9 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.assistantID, forKey: .assistantID)
@@ -2082,8 +2389,10 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-5`
@@ -2201,6 +2510,8 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tools/items`.
@@ -2214,6 +2525,9 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "code_interpreter":
@@ -2227,6 +2541,9 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .codeInterpreter(let value): try value.encode(to: encoder)
@@ -2241,10 +2558,12 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources`.
     public struct ToolResources: Codable, Hashable, Sendable {
+        /// The `code_interpreter` member.
         public var codeInterpreter: CreateThreadAndRunRequest.ToolResources.CodeInterpreter?
+        /// The `file_search` member.
         public var fileSearch: CreateThreadAndRunRequest.ToolResources.FileSearch?
 
-        /// Creates a `ToolResources`.
+        /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
         ///   - codeInterpreter: The `code_interpreter` member.
@@ -2262,30 +2581,37 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
+        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.codeInterpreter = try container.decodeIfPresent(CreateThreadAndRunRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
             self.fileSearch = try container.decodeIfPresent(CreateThreadAndRunRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.codeInterpreter, forKey: .codeInterpreter)
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
+        /// The `code_interpreter` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
 
-            /// Creates a `CodeInterpreter`.
+            /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
             ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
-            public init(
-                fileIDs: [Swift.String]? = nil
-            ) {
+            public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
 
@@ -2293,29 +2619,36 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
+            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
             }
         }
 
+        /// The `file_search` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable {
             /// The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
 
-            /// Creates a `FileSearch`.
+            /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
             ///   - vectorStoreIDs: The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
-            public init(
-                vectorStoreIDs: [Swift.String]? = nil
-            ) {
+            public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
 
@@ -2323,11 +2656,18 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
+            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.vectorStoreIDs, forKey: .vectorStoreIDs)
@@ -2335,13 +2675,16 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `truncation_strategy` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/truncation_strategy`.
     public struct TruncationStrategy: Codable, Hashable, Sendable {
         /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
         public var type: CreateThreadAndRunRequest.TruncationStrategy.TypeValue
+        /// The `last_messages` member.
         public var lastMessages: Swift.Int?
 
-        /// Creates a `TruncationStrategy`.
+        /// Creates a new `TruncationStrategy`.
         ///
         /// - Parameters:
         ///   - type: The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
@@ -2359,12 +2702,19 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
             case lastMessages = "last_messages"
         }
 
+        /// Decodes a `TruncationStrategy` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decode(CreateThreadAndRunRequest.TruncationStrategy.TypeValue.self, forKey: .type)
             self.lastMessages = try container.decodeIfPresent(Swift.Int.self, forKey: .lastMessages)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.type, forKey: .type)
@@ -2377,8 +2727,10 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/TruncationObject/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `auto`
@@ -2389,15 +2741,24 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `tool_choice` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_choice`.
     public struct ToolChoiceValue: Codable, Hashable, Sendable {
-        /// Creates a `ToolChoiceValue`.
+        /// Creates a new `ToolChoiceValue`.
         public init() {
         }
 
+        /// Decodes a `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
         }
     }
@@ -2410,10 +2771,12 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
 public struct CreateThreadRequest: Codable, Hashable, Sendable {
     /// A list of [messages](/docs/api-reference/messages) to start the thread with.
     public var messages: [CreateMessageRequest]?
+    /// The `tool_resources` member.
     public var toolResources: CreateThreadRequest.ToolResources?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `CreateThreadRequest`.
+    /// Creates a new `CreateThreadRequest`.
     ///
     /// - Parameters:
     ///   - messages: A list of [messages](/docs/api-reference/messages) to start the thread with.
@@ -2435,6 +2798,10 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes a `CreateThreadRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.messages = try container.decodeIfPresent([CreateMessageRequest].self, forKey: .messages)
@@ -2442,6 +2809,9 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.messages, forKey: .messages)
@@ -2453,10 +2823,12 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable {
+        /// The `code_interpreter` member.
         public var codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter?
+        /// The `file_search` member.
         public var fileSearch: CreateThreadRequest.ToolResources.FileSearch?
 
-        /// Creates a `ToolResources`.
+        /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
         ///   - codeInterpreter: The `code_interpreter` member.
@@ -2474,30 +2846,37 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
+        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.codeInterpreter = try container.decodeIfPresent(CreateThreadRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
             self.fileSearch = try container.decodeIfPresent(CreateThreadRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.codeInterpreter, forKey: .codeInterpreter)
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
+        /// The `code_interpreter` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
 
-            /// Creates a `CodeInterpreter`.
+            /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
             ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
-            public init(
-                fileIDs: [Swift.String]? = nil
-            ) {
+            public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
 
@@ -2505,17 +2884,26 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
+            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
             }
         }
 
+        /// The `file_search` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable {
             /// The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
@@ -2523,7 +2911,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
             /// A helper to create a [vector store](/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStores: [CreateThreadRequest.ToolResources.FileSearch.VectorStore]?
 
-            /// Creates a `FileSearch`.
+            /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
             ///   - vectorStoreIDs: The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
@@ -2541,27 +2929,37 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                 case vectorStores = "vector_stores"
             }
 
+            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
                 self.vectorStores = try container.decodeIfPresent([CreateThreadRequest.ToolResources.FileSearch.VectorStore].self, forKey: .vectorStores)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.vectorStoreIDs, forKey: .vectorStoreIDs)
                 try container.encodeIfPresent(self.vectorStores, forKey: .vectorStores)
             }
 
+            /// The `items` schema.
+            ///
             /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
             public struct VectorStore: Codable, Hashable, Sendable {
                 /// A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
                 public var fileIDs: [Swift.String]?
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 public var chunkingStrategy: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy?
+                /// The `metadata` member.
                 public var metadata: Metadata?
 
-                /// Creates a `VectorStore`.
+                /// Creates a new `VectorStore`.
                 ///
                 /// - Parameters:
                 ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
@@ -2583,6 +2981,10 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     case metadata
                 }
 
+                /// Decodes a `VectorStore` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
@@ -2590,6 +2992,9 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
@@ -2610,6 +3015,9 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     /// A variant this SDK does not know, kept as its raw JSON.
                     case unknown(JSONValue)
 
+                    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+                    ///
+                    /// - Throws: `DecodingError` only when the input is not JSON.
                     public init(from decoder: any Decoder) throws {
                         switch decoder.discriminator("type") {
                             case "auto":
@@ -2621,6 +3029,9 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                         }
                     }
 
+                    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+                    ///
+                    /// - Throws: `EncodingError` when the value cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
                         switch self {
                             case .auto(let value): try value.encode(to: encoder)
@@ -2633,7 +3044,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/0`.
                     public struct Auto: Codable, Hashable, Sendable {
-                        /// Creates a `Auto`.
+                        /// Creates a new `Auto`.
                         public init() {
                         }
 
@@ -2641,11 +3052,18 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
+                        /// Decodes a `Auto` from its JSON object; members it does not declare are ignored.
+                        ///
+                        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                        ///   of a member whose value does not fit its type.
                         public init(from decoder: any Decoder) throws {
                             let container = try decoder.container(keyedBy: CodingKeys.self)
                             try container.decodeConstant("auto", forKey: .type)
                         }
 
+                        /// Encodes this value as its JSON object, constants included.
+                        ///
+                        /// - Throws: `EncodingError` when a member cannot be encoded.
                         public func encode(to encoder: any Encoder) throws {
                             var container = encoder.container(keyedBy: CodingKeys.self)
                             try container.encode("auto", forKey: .type)
@@ -2656,15 +3074,14 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1`.
                     public struct Static: Codable, Hashable, Sendable {
+                        /// The `static` member.
                         public var `static`: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue
 
-                        /// Creates a `Static`.
+                        /// Creates a new `Static`.
                         ///
                         /// - Parameters:
                         ///   - static: The `static` member.
-                        public init(
-                            `static`: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue
-                        ) {
+                        public init(`static`: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue) {
                             self.`static` = `static`
                         }
 
@@ -2673,18 +3090,27 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
+                        /// Decodes a `Static` from its JSON object; members it does not declare are ignored.
+                        ///
+                        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                        ///   of a member whose value does not fit its type.
                         public init(from decoder: any Decoder) throws {
                             let container = try decoder.container(keyedBy: CodingKeys.self)
                             try container.decodeConstant("static", forKey: .type)
                             self.`static` = try container.decode(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue.self, forKey: .`static`)
                         }
 
+                        /// Encodes this value as its JSON object, constants included.
+                        ///
+                        /// - Throws: `EncodingError` when a member cannot be encoded.
                         public func encode(to encoder: any Encoder) throws {
                             var container = encoder.container(keyedBy: CodingKeys.self)
                             try container.encode("static", forKey: .type)
                             try container.encode(self.`static`, forKey: .`static`)
                         }
 
+                        /// The `static` schema.
+                        ///
                         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1/properties/static`.
                         public struct StaticValue: Codable, Hashable, Sendable {
                             /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
@@ -2694,7 +3120,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                             /// Note that the overlap must not exceed half of `max_chunk_size_tokens`.
                             public var chunkOverlapTokens: Swift.Int
 
-                            /// Creates a `StaticValue`.
+                            /// Creates a new `StaticValue`.
                             ///
                             /// - Parameters:
                             ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
@@ -2712,12 +3138,19 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                                 case chunkOverlapTokens = "chunk_overlap_tokens"
                             }
 
+                            /// Decodes a `StaticValue` from its JSON object; members it does not declare are ignored.
+                            ///
+                            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                            ///   of a member whose value does not fit its type.
                             public init(from decoder: any Decoder) throws {
                                 let container = try decoder.container(keyedBy: CodingKeys.self)
                                 self.maxChunkSizeTokens = try container.decode(Swift.Int.self, forKey: .maxChunkSizeTokens)
                                 self.chunkOverlapTokens = try container.decode(Swift.Int.self, forKey: .chunkOverlapTokens)
                             }
 
+                            /// Encodes this value as its JSON object, constants included.
+                            ///
+                            /// - Throws: `EncodingError` when a member cannot be encoded.
                             public func encode(to encoder: any Encoder) throws {
                                 var container = encoder.container(keyedBy: CodingKeys.self)
                                 try container.encode(self.maxChunkSizeTokens, forKey: .maxChunkSizeTokens)
@@ -2731,12 +3164,16 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `DeleteAssistantResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeleteAssistantResponse`.
 public struct DeleteAssistantResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `DeleteAssistantResponse`.
+    /// Creates a new `DeleteAssistantResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -2755,6 +3192,10 @@ public struct DeleteAssistantResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeleteAssistantResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("assistant.deleted", forKey: .object)
@@ -2762,6 +3203,9 @@ public struct DeleteAssistantResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("assistant.deleted", forKey: .object)
@@ -2770,12 +3214,16 @@ public struct DeleteAssistantResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `DeleteMessageResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeleteMessageResponse`.
 public struct DeleteMessageResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `DeleteMessageResponse`.
+    /// Creates a new `DeleteMessageResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -2794,6 +3242,10 @@ public struct DeleteMessageResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeleteMessageResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("thread.message.deleted", forKey: .object)
@@ -2801,6 +3253,9 @@ public struct DeleteMessageResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("thread.message.deleted", forKey: .object)
@@ -2809,12 +3264,16 @@ public struct DeleteMessageResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `DeleteThreadResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeleteThreadResponse`.
 public struct DeleteThreadResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `DeleteThreadResponse`.
+    /// Creates a new `DeleteThreadResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -2833,6 +3292,10 @@ public struct DeleteThreadResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeleteThreadResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("thread.deleted", forKey: .object)
@@ -2840,6 +3303,9 @@ public struct DeleteThreadResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("thread.deleted", forKey: .object)
@@ -2854,8 +3320,10 @@ public struct DeleteThreadResponse: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchRanker`.
 public struct FileSearchRanker: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `auto`
@@ -2876,14 +3344,14 @@ public struct FileSearchRankingOptions: Codable, Hashable, Sendable {
     /// The score threshold for the file search. All values must be a floating point number between 0 and 1.
     public var scoreThreshold: Swift.Double
 
-    /// Creates a `FileSearchRankingOptions`.
+    /// Creates a new `FileSearchRankingOptions`.
     ///
     /// - Parameters:
-    ///   - ranker: The ranker to use for the file search. If not specified will use the `auto` ranker.
     ///   - scoreThreshold: The score threshold for the file search. All values must be a floating point number between 0 and 1.
+    ///   - ranker: The ranker to use for the file search. If not specified will use the `auto` ranker.
     public init(
-        ranker: FileSearchRanker? = nil,
-        scoreThreshold: Swift.Double
+        scoreThreshold: Swift.Double,
+        ranker: FileSearchRanker? = nil
     ) {
         self.ranker = ranker
         self.scoreThreshold = scoreThreshold
@@ -2894,12 +3362,19 @@ public struct FileSearchRankingOptions: Codable, Hashable, Sendable {
         case scoreThreshold = "score_threshold"
     }
 
+    /// Decodes a `FileSearchRankingOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.ranker = try container.decodeIfPresent(FileSearchRanker.self, forKey: .ranker)
         self.scoreThreshold = try container.decode(Swift.Double.self, forKey: .scoreThreshold)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.ranker, forKey: .ranker)
@@ -2907,15 +3382,22 @@ public struct FileSearchRankingOptions: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ListAssistantsResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListAssistantsResponse`.
 public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `object` member.
     public var object: Swift.String
+    /// The `data` member.
     public var data: [AssistantObject]
+    /// The `first_id` member.
     public var firstID: Swift.String
+    /// The `last_id` member.
     public var lastID: Swift.String
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListAssistantsResponse`.
+    /// Creates a new `ListAssistantsResponse`.
     ///
     /// - Parameters:
     ///   - object: The `object` member.
@@ -2945,6 +3427,10 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
+    /// Decodes a `ListAssistantsResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
@@ -2954,6 +3440,9 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -2971,15 +3460,22 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
     public var nextPageCursor: Swift.String? { lastID }
 }
 
+/// The `ListMessagesResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListMessagesResponse`.
 public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `object` member.
     public var object: Swift.String
+    /// The `data` member.
     public var data: [MessageObject]
+    /// The `first_id` member.
     public var firstID: Swift.String
+    /// The `last_id` member.
     public var lastID: Swift.String
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListMessagesResponse`.
+    /// Creates a new `ListMessagesResponse`.
     ///
     /// - Parameters:
     ///   - object: The `object` member.
@@ -3009,6 +3505,10 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
+    /// Decodes a `ListMessagesResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
@@ -3018,6 +3518,9 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -3035,15 +3538,22 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
     public var nextPageCursor: Swift.String? { lastID }
 }
 
+/// The `ListRunStepsResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListRunStepsResponse`.
 public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `object` member.
     public var object: Swift.String
+    /// The `data` member.
     public var data: [RunStepObject]
+    /// The `first_id` member.
     public var firstID: Swift.String
+    /// The `last_id` member.
     public var lastID: Swift.String
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListRunStepsResponse`.
+    /// Creates a new `ListRunStepsResponse`.
     ///
     /// - Parameters:
     ///   - object: The `object` member.
@@ -3073,6 +3583,10 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
+    /// Decodes a `ListRunStepsResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
@@ -3082,6 +3596,9 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -3099,15 +3616,22 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
     public var nextPageCursor: Swift.String? { lastID }
 }
 
+/// The `ListRunsResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListRunsResponse`.
 public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `object` member.
     public var object: Swift.String
+    /// The `data` member.
     public var data: [RunObject]
+    /// The `first_id` member.
     public var firstID: Swift.String
+    /// The `last_id` member.
     public var lastID: Swift.String
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListRunsResponse`.
+    /// Creates a new `ListRunsResponse`.
     ///
     /// - Parameters:
     ///   - object: The `object` member.
@@ -3137,6 +3661,10 @@ public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
+    /// Decodes a `ListRunsResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
@@ -3146,6 +3674,9 @@ public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -3167,15 +3698,14 @@ public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject`.
 public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
+    /// The `image_file` member.
     public var imageFile: MessageContentImageFileObject.ImageFile
 
-    /// Creates a `MessageContentImageFileObject`.
+    /// Creates a new `MessageContentImageFileObject`.
     ///
     /// - Parameters:
     ///   - imageFile: The `image_file` member.
-    public init(
-        imageFile: MessageContentImageFileObject.ImageFile
-    ) {
+    public init(imageFile: MessageContentImageFileObject.ImageFile) {
         self.imageFile = imageFile
     }
 
@@ -3184,18 +3714,27 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MessageContentImageFileObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image_file", forKey: .type)
         self.imageFile = try container.decode(MessageContentImageFileObject.ImageFile.self, forKey: .imageFile)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image_file", forKey: .type)
         try container.encode(self.imageFile, forKey: .imageFile)
     }
 
+    /// The `image_file` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject/properties/image_file`.
     public struct ImageFile: Codable, Hashable, Sendable {
         /// The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
@@ -3203,7 +3742,7 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
         public var detail: MessageContentImageFileObject.ImageFile.Detail?
 
-        /// Creates a `ImageFile`.
+        /// Creates a new `ImageFile`.
         ///
         /// - Parameters:
         ///   - fileID: The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
@@ -3221,12 +3760,19 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
             case detail
         }
 
+        /// Decodes a `ImageFile` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
             self.detail = try container.decodeIfPresent(MessageContentImageFileObject.ImageFile.Detail.self, forKey: .detail)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.fileID, forKey: .fileID)
@@ -3239,8 +3785,10 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject/properties/image_file/properties/detail`.
         public struct Detail: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `auto`
@@ -3259,15 +3807,14 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject`.
 public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
+    /// The `image_url` member.
     public var imageURL: MessageContentImageURLObject.ImageURL
 
-    /// Creates a `MessageContentImageURLObject`.
+    /// Creates a new `MessageContentImageURLObject`.
     ///
     /// - Parameters:
     ///   - imageURL: The `image_url` member.
-    public init(
-        imageURL: MessageContentImageURLObject.ImageURL
-    ) {
+    public init(imageURL: MessageContentImageURLObject.ImageURL) {
         self.imageURL = imageURL
     }
 
@@ -3276,18 +3823,27 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MessageContentImageURLObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image_url", forKey: .type)
         self.imageURL = try container.decode(MessageContentImageURLObject.ImageURL.self, forKey: .imageURL)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image_url", forKey: .type)
         try container.encode(self.imageURL, forKey: .imageURL)
     }
 
+    /// The `image_url` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject/properties/image_url`.
     public struct ImageURL: Codable, Hashable, Sendable {
         /// The external URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
@@ -3295,7 +3851,7 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
         /// Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`. Default value is `auto`
         public var detail: MessageContentImageURLObject.ImageURL.Detail?
 
-        /// Creates a `ImageURL`.
+        /// Creates a new `ImageURL`.
         ///
         /// - Parameters:
         ///   - url: The external URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
@@ -3313,12 +3869,19 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
             case detail
         }
 
+        /// Decodes a `ImageURL` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.url = try container.decode(Swift.String.self, forKey: .url)
             self.detail = try container.decodeIfPresent(MessageContentImageURLObject.ImageURL.Detail.self, forKey: .detail)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.url, forKey: .url)
@@ -3331,8 +3894,10 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject/properties/image_url/properties/detail`.
         public struct Detail: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `auto`
@@ -3351,15 +3916,14 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentRefusalObject`.
 public struct MessageContentRefusalObject: Codable, Hashable, Sendable {
+    /// The `refusal` member.
     public var refusal: Swift.String
 
-    /// Creates a `MessageContentRefusalObject`.
+    /// Creates a new `MessageContentRefusalObject`.
     ///
     /// - Parameters:
     ///   - refusal: The `refusal` member.
-    public init(
-        refusal: Swift.String
-    ) {
+    public init(refusal: Swift.String) {
         self.refusal = refusal
     }
 
@@ -3368,618 +3932,22 @@ public struct MessageContentRefusalObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MessageContentRefusalObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("refusal", forKey: .type)
         self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("refusal", forKey: .type)
         try container.encode(self.refusal, forKey: .refusal)
-    }
-}
-
-/// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
-///
-/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject`.
-public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable {
-    /// The text in the message content that needs to be replaced.
-    public var text: Swift.String
-    public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
-    public var startIndex: Swift.Int
-    public var endIndex: Swift.Int
-
-    /// Creates a `MessageContentTextAnnotationsFileCitationObject`.
-    ///
-    /// - Parameters:
-    ///   - text: The text in the message content that needs to be replaced.
-    ///   - fileCitation: The `file_citation` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
-    public init(
-        text: Swift.String,
-        fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int
-    ) {
-        self.text = text
-        self.fileCitation = fileCitation
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case fileCitation = "file_citation"
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.fileCitation = try container.decode(MessageContentTextAnnotationsFileCitationObject.FileCitation.self, forKey: .fileCitation)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_citation", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.fileCitation, forKey: .fileCitation)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
-    public struct FileCitation: Codable, Hashable, Sendable {
-        /// The ID of the specific File the citation is from.
-        public var fileID: Swift.String
-
-        /// Creates a `FileCitation`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The ID of the specific File the citation is from.
-        public init(
-            fileID: Swift.String
-        ) {
-            self.fileID = fileID
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case fileID = "file_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.fileID, forKey: .fileID)
-        }
-    }
-}
-
-/// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
-///
-/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject`.
-public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Sendable {
-    /// The text in the message content that needs to be replaced.
-    public var text: Swift.String
-    public var filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue
-    public var startIndex: Swift.Int
-    public var endIndex: Swift.Int
-
-    /// Creates a `MessageContentTextAnnotationsFilePathObject`.
-    ///
-    /// - Parameters:
-    ///   - text: The text in the message content that needs to be replaced.
-    ///   - filePath: The `file_path` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
-    public init(
-        text: Swift.String,
-        filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int
-    ) {
-        self.text = text
-        self.filePath = filePath
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case filePath = "file_path"
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_path", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.filePath = try container.decode(MessageContentTextAnnotationsFilePathObject.FilePathValue.self, forKey: .filePath)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_path", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.filePath, forKey: .filePath)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
-    public struct FilePathValue: Codable, Hashable, Sendable {
-        /// The ID of the file that was generated.
-        public var fileID: Swift.String
-
-        /// Creates a `FilePathValue`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The ID of the file that was generated.
-        public init(
-            fileID: Swift.String
-        ) {
-            self.fileID = fileID
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case fileID = "file_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.fileID, forKey: .fileID)
-        }
-    }
-}
-
-/// The text content that is part of a message.
-///
-/// - Remark: Generated from `#/components/schemas/MessageContentTextObject`.
-public struct MessageContentTextObject: Codable, Hashable, Sendable {
-    public var text: MessageContentTextObject.Text
-
-    /// Creates a `MessageContentTextObject`.
-    ///
-    /// - Parameters:
-    ///   - text: The `text` member.
-    public init(
-        text: MessageContentTextObject.Text
-    ) {
-        self.text = text
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-        self.text = try container.decode(MessageContentTextObject.Text.self, forKey: .text)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text`.
-    public struct Text: Codable, Hashable, Sendable {
-        /// The data that makes up the text.
-        public var value: Swift.String
-        public var annotations: [MessageContentTextObject.Text.AnnotationValue]
-
-        /// Creates a `Text`.
-        ///
-        /// - Parameters:
-        ///   - value: The data that makes up the text.
-        ///   - annotations: The `annotations` member.
-        public init(
-            value: Swift.String,
-            annotations: [MessageContentTextObject.Text.AnnotationValue]
-        ) {
-            self.value = value
-            self.annotations = annotations
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case value
-            case annotations
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.value = try container.decode(Swift.String.self, forKey: .value)
-            self.annotations = try container.decodeIfPresent([MessageContentTextObject.Text.AnnotationValue].self, forKey: .annotations) ?? []
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.value, forKey: .value)
-            try container.encode(self.annotations, forKey: .annotations)
-        }
-
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text/properties/annotations/items`.
-        public enum AnnotationValue: Codable, Hashable, Sendable {
-            /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files. (type: `file_citation`)
-            case fileCitation(MessageContentTextAnnotationsFileCitationObject)
-            /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. (type: `file_path`)
-            case filePath(MessageContentTextAnnotationsFilePathObject)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                    case "file_citation":
-                        self = .fileCitation(try MessageContentTextAnnotationsFileCitationObject(from: decoder))
-                    case "file_path":
-                        self = .filePath(try MessageContentTextAnnotationsFilePathObject(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                    case .fileCitation(let value): try value.encode(to: encoder)
-                    case .filePath(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// Represents a message within a [thread](/docs/api-reference/threads).
-///
-/// - Remark: Generated from `#/components/schemas/MessageObject`.
-public struct MessageObject: Codable, Hashable, Sendable {
-    /// The identifier, which can be referenced in API endpoints.
-    public var id: Swift.String
-    /// The Unix timestamp (in seconds) for when the message was created.
-    public var createdAt: Swift.Int
-    /// The [thread](/docs/api-reference/threads) ID that this message belongs to.
-    public var threadID: Swift.String
-    /// The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
-    public var status: MessageObject.Status
-    public var incompleteDetails: MessageObject.IncompleteDetails?
-    public var completedAt: Swift.Int?
-    public var incompleteAt: Swift.Int?
-    /// The entity that produced the message. One of `user` or `assistant`.
-    public var role: MessageObject.RoleValue
-    /// The content of the message in array of text and/or images.
-    public var content: [MessageObject.ContentItem]
-    public var assistantID: Swift.String?
-    public var runID: Swift.String?
-    public var attachments: [MessageObject.AttachmentValue]?
-    public var metadata: Metadata?
-
-    /// Creates a `MessageObject`.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier, which can be referenced in API endpoints.
-    ///   - createdAt: The Unix timestamp (in seconds) for when the message was created.
-    ///   - threadID: The [thread](/docs/api-reference/threads) ID that this message belongs to.
-    ///   - status: The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
-    ///   - incompleteDetails: The `incomplete_details` member.
-    ///   - completedAt: The `completed_at` member.
-    ///   - incompleteAt: The `incomplete_at` member.
-    ///   - role: The entity that produced the message. One of `user` or `assistant`.
-    ///   - content: The content of the message in array of text and/or images.
-    ///   - assistantID: The `assistant_id` member.
-    ///   - runID: The `run_id` member.
-    ///   - attachments: The `attachments` member.
-    ///   - metadata: The `metadata` member.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        status: MessageObject.Status,
-        incompleteDetails: MessageObject.IncompleteDetails? = nil,
-        completedAt: Swift.Int? = nil,
-        incompleteAt: Swift.Int? = nil,
-        role: MessageObject.RoleValue,
-        content: [MessageObject.ContentItem],
-        assistantID: Swift.String? = nil,
-        runID: Swift.String? = nil,
-        attachments: [MessageObject.AttachmentValue]? = nil,
-        metadata: Metadata? = nil
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.status = status
-        self.incompleteDetails = incompleteDetails
-        self.completedAt = completedAt
-        self.incompleteAt = incompleteAt
-        self.role = role
-        self.content = content
-        self.assistantID = assistantID
-        self.runID = runID
-        self.attachments = attachments
-        self.metadata = metadata
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case threadID = "thread_id"
-        case status
-        case incompleteDetails = "incomplete_details"
-        case completedAt = "completed_at"
-        case incompleteAt = "incomplete_at"
-        case role
-        case content
-        case assistantID = "assistant_id"
-        case runID = "run_id"
-        case attachments
-        case metadata
-        case object
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread.message", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.status = try container.decode(MessageObject.Status.self, forKey: .status)
-        self.incompleteDetails = try container.decodeIfPresent(MessageObject.IncompleteDetails.self, forKey: .incompleteDetails)
-        self.completedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .completedAt)
-        self.incompleteAt = try container.decodeIfPresent(Swift.Int.self, forKey: .incompleteAt)
-        self.role = try container.decode(MessageObject.RoleValue.self, forKey: .role)
-        self.content = try container.decodeIfPresent([MessageObject.ContentItem].self, forKey: .content) ?? []
-        self.assistantID = try container.decodeIfPresent(Swift.String.self, forKey: .assistantID)
-        self.runID = try container.decodeIfPresent(Swift.String.self, forKey: .runID)
-        self.attachments = try container.decodeIfPresent([MessageObject.AttachmentValue].self, forKey: .attachments)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("thread.message", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.threadID, forKey: .threadID)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.incompleteDetails, forKey: .incompleteDetails)
-        try container.encode(self.completedAt, forKey: .completedAt)
-        try container.encode(self.incompleteAt, forKey: .incompleteAt)
-        try container.encode(self.role, forKey: .role)
-        try container.encode(self.content, forKey: .content)
-        try container.encode(self.assistantID, forKey: .assistantID)
-        try container.encode(self.runID, forKey: .runID)
-        try container.encode(self.attachments, forKey: .attachments)
-        try container.encode(self.metadata, forKey: .metadata)
-    }
-
-    /// The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-    }
-
-    /// On an incomplete message, details about why the message is incomplete.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Hashable, Sendable {
-        /// The reason the message is incomplete.
-        public var reason: MessageObject.IncompleteDetails.Reason
-
-        /// Creates a `IncompleteDetails`.
-        ///
-        /// - Parameters:
-        ///   - reason: The reason the message is incomplete.
-        public init(
-            reason: MessageObject.IncompleteDetails.Reason
-        ) {
-            self.reason = reason
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case reason
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reason = try container.decode(MessageObject.IncompleteDetails.Reason.self, forKey: .reason)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.reason, forKey: .reason)
-        }
-
-        /// The reason the message is incomplete.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0/properties/reason`.
-        public struct Reason: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
-
-            /// `max_tokens`
-            public static var maxTokens: Self { Self(rawValue: "max_tokens") }
-
-            /// `run_cancelled`
-            public static var runCancelled: Self { Self(rawValue: "run_cancelled") }
-
-            /// `run_expired`
-            public static var runExpired: Self { Self(rawValue: "run_expired") }
-
-            /// `run_failed`
-            public static var runFailed: Self { Self(rawValue: "run_failed") }
-        }
-    }
-
-    /// The entity that produced the message. One of `user` or `assistant`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/role`.
-    public struct RoleValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `user`
-        public static var user: Self { Self(rawValue: "user") }
-
-        /// `assistant`
-        public static var assistant: Self { Self(rawValue: "assistant") }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
-        /// References an image [File](/docs/api-reference/files) in the content of a message. (type: `image_file`)
-        case imageFile(MessageContentImageFileObject)
-        /// References an image URL in the content of a message. (type: `image_url`)
-        case imageURL(MessageContentImageURLObject)
-        /// The text content that is part of a message. (type: `text`)
-        case text(MessageContentTextObject)
-        /// The refusal content generated by the assistant. (type: `refusal`)
-        case refusal(MessageContentRefusalObject)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "image_file":
-                    self = .imageFile(try MessageContentImageFileObject(from: decoder))
-                case "image_url":
-                    self = .imageURL(try MessageContentImageURLObject(from: decoder))
-                case "text":
-                    self = .text(try MessageContentTextObject(from: decoder))
-                case "refusal":
-                    self = .refusal(try MessageContentRefusalObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .imageFile(let value): try value.encode(to: encoder)
-                case .imageURL(let value): try value.encode(to: encoder)
-                case .text(let value): try value.encode(to: encoder)
-                case .refusal(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items`.
-    public struct AttachmentValue: Codable, Hashable, Sendable {
-        /// The ID of the file to attach to the message.
-        public var fileID: Swift.String?
-        /// The tools to add this file to.
-        public var tools: [MessageObject.AttachmentValue.ToolValue]?
-
-        /// Creates a `AttachmentValue`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The ID of the file to attach to the message.
-        ///   - tools: The tools to add this file to.
-        public init(
-            fileID: Swift.String? = nil,
-            tools: [MessageObject.AttachmentValue.ToolValue]? = nil
-        ) {
-            self.fileID = fileID
-            self.tools = tools
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case fileID = "file_id"
-            case tools
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-            self.tools = try container.decodeIfPresent([MessageObject.AttachmentValue.ToolValue].self, forKey: .tools)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.fileID, forKey: .fileID)
-            try container.encodeIfPresent(self.tools, forKey: .tools)
-        }
-
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public enum ToolValue: Codable, Hashable, Sendable {
-            /// type: `code_interpreter`
-            case codeInterpreter(AssistantToolsCode)
-            /// type: `file_search`
-            case fileSearch(AssistantToolsFileSearchTypeOnly)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                    case "code_interpreter":
-                        self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                    case "file_search":
-                        self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                    case .codeInterpreter(let value): try value.encode(to: encoder)
-                    case .fileSearch(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
     }
 }

@@ -3,20 +3,224 @@
 
 import Foundation
 
-/// The text content that is part of a message.
+/// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
 ///
-/// - Remark: Generated from `#/components/schemas/MessageRequestContentTextObject`.
-public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
-    /// Text content to be sent to the model
+/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject`.
+public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable {
+    /// The text in the message content that needs to be replaced.
     public var text: Swift.String
+    /// The `file_citation` member.
+    public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
+    /// The `start_index` member.
+    public var startIndex: Swift.Int
+    /// The `end_index` member.
+    public var endIndex: Swift.Int
 
-    /// Creates a `MessageRequestContentTextObject`.
+    /// Creates a new `MessageContentTextAnnotationsFileCitationObject`.
     ///
     /// - Parameters:
-    ///   - text: Text content to be sent to the model
+    ///   - text: The text in the message content that needs to be replaced.
+    ///   - fileCitation: The `file_citation` member.
+    ///   - startIndex: The `start_index` member.
+    ///   - endIndex: The `end_index` member.
     public init(
-        text: Swift.String
+        text: Swift.String,
+        fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int
     ) {
+        self.text = text
+        self.fileCitation = fileCitation
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case fileCitation = "file_citation"
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case type
+    }
+
+    /// Decodes a `MessageContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_citation", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+        self.fileCitation = try container.decode(MessageContentTextAnnotationsFileCitationObject.FileCitation.self, forKey: .fileCitation)
+        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
+        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_citation", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encode(self.fileCitation, forKey: .fileCitation)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+    }
+
+    /// The `file_citation` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
+    public struct FileCitation: Codable, Hashable, Sendable {
+        /// The ID of the specific File the citation is from.
+        public var fileID: Swift.String
+
+        /// Creates a new `FileCitation`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the specific File the citation is from.
+        public init(fileID: Swift.String) {
+            self.fileID = fileID
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case fileID = "file_id"
+        }
+
+        /// Decodes a `FileCitation` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.fileID, forKey: .fileID)
+        }
+    }
+}
+
+/// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
+///
+/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject`.
+public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Sendable {
+    /// The text in the message content that needs to be replaced.
+    public var text: Swift.String
+    /// The `file_path` member.
+    public var filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue
+    /// The `start_index` member.
+    public var startIndex: Swift.Int
+    /// The `end_index` member.
+    public var endIndex: Swift.Int
+
+    /// Creates a new `MessageContentTextAnnotationsFilePathObject`.
+    ///
+    /// - Parameters:
+    ///   - text: The text in the message content that needs to be replaced.
+    ///   - filePath: The `file_path` member.
+    ///   - startIndex: The `start_index` member.
+    ///   - endIndex: The `end_index` member.
+    public init(
+        text: Swift.String,
+        filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int
+    ) {
+        self.text = text
+        self.filePath = filePath
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case filePath = "file_path"
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case type
+    }
+
+    /// Decodes a `MessageContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_path", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+        self.filePath = try container.decode(MessageContentTextAnnotationsFilePathObject.FilePathValue.self, forKey: .filePath)
+        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
+        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_path", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encode(self.filePath, forKey: .filePath)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+    }
+
+    /// The `file_path` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
+    public struct FilePathValue: Codable, Hashable, Sendable {
+        /// The ID of the file that was generated.
+        public var fileID: Swift.String
+
+        /// Creates a new `FilePathValue`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the file that was generated.
+        public init(fileID: Swift.String) {
+            self.fileID = fileID
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case fileID = "file_id"
+        }
+
+        /// Decodes a `FilePathValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.fileID, forKey: .fileID)
+        }
+    }
+}
+
+/// The text content that is part of a message.
+///
+/// - Remark: Generated from `#/components/schemas/MessageContentTextObject`.
+public struct MessageContentTextObject: Codable, Hashable, Sendable {
+    /// The `text` member.
+    public var text: MessageContentTextObject.Text
+
+    /// Creates a new `MessageContentTextObject`.
+    ///
+    /// - Parameters:
+    ///   - text: The `text` member.
+    public init(text: MessageContentTextObject.Text) {
         self.text = text
     }
 
@@ -25,12 +229,524 @@ public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MessageContentTextObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("text", forKey: .type)
+        self.text = try container.decode(MessageContentTextObject.Text.self, forKey: .text)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+    }
+
+    /// The `text` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text`.
+    public struct Text: Codable, Hashable, Sendable {
+        /// The data that makes up the text.
+        public var value: Swift.String
+        /// The `annotations` member.
+        public var annotations: [MessageContentTextObject.Text.AnnotationValue]
+
+        /// Creates a new `Text`.
+        ///
+        /// - Parameters:
+        ///   - value: The data that makes up the text.
+        ///   - annotations: The `annotations` member.
+        public init(
+            value: Swift.String,
+            annotations: [MessageContentTextObject.Text.AnnotationValue]
+        ) {
+            self.value = value
+            self.annotations = annotations
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case value
+            case annotations
+        }
+
+        /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.value = try container.decode(Swift.String.self, forKey: .value)
+            self.annotations = try container.decodeIfPresent([MessageContentTextObject.Text.AnnotationValue].self, forKey: .annotations) ?? []
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.value, forKey: .value)
+            try container.encode(self.annotations, forKey: .annotations)
+        }
+
+        /// The `items` schema.
+        ///
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text/properties/annotations/items`.
+        public enum AnnotationValue: Codable, Hashable, Sendable {
+            /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files. (type: `file_citation`)
+            case fileCitation(MessageContentTextAnnotationsFileCitationObject)
+            /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. (type: `file_path`)
+            case filePath(MessageContentTextAnnotationsFilePathObject)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                    case "file_citation":
+                        self = .fileCitation(try MessageContentTextAnnotationsFileCitationObject(from: decoder))
+                    case "file_path":
+                        self = .filePath(try MessageContentTextAnnotationsFilePathObject(from: decoder))
+                    default:
+                        self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                    case .fileCitation(let value): try value.encode(to: encoder)
+                    case .filePath(let value): try value.encode(to: encoder)
+                    case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// Represents a message within a [thread](/docs/api-reference/threads).
+///
+/// - Remark: Generated from `#/components/schemas/MessageObject`.
+public struct MessageObject: Codable, Hashable, Sendable {
+    /// The identifier, which can be referenced in API endpoints.
+    public var id: Swift.String
+    /// The Unix timestamp (in seconds) for when the message was created.
+    public var createdAt: Swift.Int
+    /// The [thread](/docs/api-reference/threads) ID that this message belongs to.
+    public var threadID: Swift.String
+    /// The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
+    public var status: MessageObject.Status
+    /// The `incomplete_details` member.
+    public var incompleteDetails: MessageObject.IncompleteDetails?
+    /// The `completed_at` member.
+    public var completedAt: Swift.Int?
+    /// The `incomplete_at` member.
+    public var incompleteAt: Swift.Int?
+    /// The entity that produced the message. One of `user` or `assistant`.
+    public var role: MessageObject.RoleValue
+    /// The content of the message in array of text and/or images.
+    public var content: [MessageObject.ContentItem]
+    /// The `assistant_id` member.
+    public var assistantID: Swift.String?
+    /// The `run_id` member.
+    public var runID: Swift.String?
+    /// The `attachments` member.
+    public var attachments: [MessageObject.AttachmentValue]?
+    /// The `metadata` member.
+    public var metadata: Metadata?
+
+    /// Creates a new `MessageObject`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the message was created.
+    ///   - threadID: The [thread](/docs/api-reference/threads) ID that this message belongs to.
+    ///   - status: The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
+    ///   - role: The entity that produced the message. One of `user` or `assistant`.
+    ///   - content: The content of the message in array of text and/or images.
+    ///   - incompleteDetails: The `incomplete_details` member.
+    ///   - completedAt: The `completed_at` member.
+    ///   - incompleteAt: The `incomplete_at` member.
+    ///   - assistantID: The `assistant_id` member.
+    ///   - runID: The `run_id` member.
+    ///   - attachments: The `attachments` member.
+    ///   - metadata: The `metadata` member.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        threadID: Swift.String,
+        status: MessageObject.Status,
+        role: MessageObject.RoleValue,
+        content: [MessageObject.ContentItem],
+        incompleteDetails: MessageObject.IncompleteDetails? = nil,
+        completedAt: Swift.Int? = nil,
+        incompleteAt: Swift.Int? = nil,
+        assistantID: Swift.String? = nil,
+        runID: Swift.String? = nil,
+        attachments: [MessageObject.AttachmentValue]? = nil,
+        metadata: Metadata? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.threadID = threadID
+        self.status = status
+        self.incompleteDetails = incompleteDetails
+        self.completedAt = completedAt
+        self.incompleteAt = incompleteAt
+        self.role = role
+        self.content = content
+        self.assistantID = assistantID
+        self.runID = runID
+        self.attachments = attachments
+        self.metadata = metadata
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case createdAt = "created_at"
+        case threadID = "thread_id"
+        case status
+        case incompleteDetails = "incomplete_details"
+        case completedAt = "completed_at"
+        case incompleteAt = "incomplete_at"
+        case role
+        case content
+        case assistantID = "assistant_id"
+        case runID = "run_id"
+        case attachments
+        case metadata
+        case object
+    }
+
+    /// Decodes a `MessageObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("thread.message", forKey: .object)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
+        self.status = try container.decode(MessageObject.Status.self, forKey: .status)
+        self.incompleteDetails = try container.decodeIfPresent(MessageObject.IncompleteDetails.self, forKey: .incompleteDetails)
+        self.completedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .completedAt)
+        self.incompleteAt = try container.decodeIfPresent(Swift.Int.self, forKey: .incompleteAt)
+        self.role = try container.decode(MessageObject.RoleValue.self, forKey: .role)
+        self.content = try container.decodeIfPresent([MessageObject.ContentItem].self, forKey: .content) ?? []
+        self.assistantID = try container.decodeIfPresent(Swift.String.self, forKey: .assistantID)
+        self.runID = try container.decodeIfPresent(Swift.String.self, forKey: .runID)
+        self.attachments = try container.decodeIfPresent([MessageObject.AttachmentValue].self, forKey: .attachments)
+        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("thread.message", forKey: .object)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.createdAt, forKey: .createdAt)
+        try container.encode(self.threadID, forKey: .threadID)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.incompleteDetails, forKey: .incompleteDetails)
+        try container.encode(self.completedAt, forKey: .completedAt)
+        try container.encode(self.incompleteAt, forKey: .incompleteAt)
+        try container.encode(self.role, forKey: .role)
+        try container.encode(self.content, forKey: .content)
+        try container.encode(self.assistantID, forKey: .assistantID)
+        try container.encode(self.runID, forKey: .runID)
+        try container.encode(self.attachments, forKey: .attachments)
+        try container.encode(self.metadata, forKey: .metadata)
+    }
+
+    /// The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+    }
+
+    /// On an incomplete message, details about why the message is incomplete.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0`.
+    public struct IncompleteDetails: Codable, Hashable, Sendable {
+        /// The reason the message is incomplete.
+        public var reason: MessageObject.IncompleteDetails.Reason
+
+        /// Creates a new `IncompleteDetails`.
+        ///
+        /// - Parameters:
+        ///   - reason: The reason the message is incomplete.
+        public init(reason: MessageObject.IncompleteDetails.Reason) {
+            self.reason = reason
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case reason
+        }
+
+        /// Decodes a `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.reason = try container.decode(MessageObject.IncompleteDetails.Reason.self, forKey: .reason)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.reason, forKey: .reason)
+        }
+
+        /// The reason the message is incomplete.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0/properties/reason`.
+        public struct Reason: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `content_filter`
+            public static var contentFilter: Self { Self(rawValue: "content_filter") }
+
+            /// `max_tokens`
+            public static var maxTokens: Self { Self(rawValue: "max_tokens") }
+
+            /// `run_cancelled`
+            public static var runCancelled: Self { Self(rawValue: "run_cancelled") }
+
+            /// `run_expired`
+            public static var runExpired: Self { Self(rawValue: "run_expired") }
+
+            /// `run_failed`
+            public static var runFailed: Self { Self(rawValue: "run_failed") }
+        }
+    }
+
+    /// The entity that produced the message. One of `user` or `assistant`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/role`.
+    public struct RoleValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `user`
+        public static var user: Self { Self(rawValue: "user") }
+
+        /// `assistant`
+        public static var assistant: Self { Self(rawValue: "assistant") }
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
+    public enum ContentItem: Codable, Hashable, Sendable {
+        /// References an image [File](/docs/api-reference/files) in the content of a message. (type: `image_file`)
+        case imageFile(MessageContentImageFileObject)
+        /// References an image URL in the content of a message. (type: `image_url`)
+        case imageURL(MessageContentImageURLObject)
+        /// The text content that is part of a message. (type: `text`)
+        case text(MessageContentTextObject)
+        /// The refusal content generated by the assistant. (type: `refusal`)
+        case refusal(MessageContentRefusalObject)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "image_file":
+                    self = .imageFile(try MessageContentImageFileObject(from: decoder))
+                case "image_url":
+                    self = .imageURL(try MessageContentImageURLObject(from: decoder))
+                case "text":
+                    self = .text(try MessageContentTextObject(from: decoder))
+                case "refusal":
+                    self = .refusal(try MessageContentRefusalObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .imageFile(let value): try value.encode(to: encoder)
+                case .imageURL(let value): try value.encode(to: encoder)
+                case .text(let value): try value.encode(to: encoder)
+                case .refusal(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// The `items` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items`.
+    public struct AttachmentValue: Codable, Hashable, Sendable {
+        /// The ID of the file to attach to the message.
+        public var fileID: Swift.String?
+        /// The tools to add this file to.
+        public var tools: [MessageObject.AttachmentValue.ToolValue]?
+
+        /// Creates a new `AttachmentValue`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the file to attach to the message.
+        ///   - tools: The tools to add this file to.
+        public init(
+            fileID: Swift.String? = nil,
+            tools: [MessageObject.AttachmentValue.ToolValue]? = nil
+        ) {
+            self.fileID = fileID
+            self.tools = tools
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case fileID = "file_id"
+            case tools
+        }
+
+        /// Decodes a `AttachmentValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+            self.tools = try container.decodeIfPresent([MessageObject.AttachmentValue.ToolValue].self, forKey: .tools)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.fileID, forKey: .fileID)
+            try container.encodeIfPresent(self.tools, forKey: .tools)
+        }
+
+        /// The `items` schema.
+        ///
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
+        public enum ToolValue: Codable, Hashable, Sendable {
+            /// type: `code_interpreter`
+            case codeInterpreter(AssistantToolsCode)
+            /// type: `file_search`
+            case fileSearch(AssistantToolsFileSearchTypeOnly)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                    case "code_interpreter":
+                        self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+                    case "file_search":
+                        self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
+                    default:
+                        self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                    case .codeInterpreter(let value): try value.encode(to: encoder)
+                    case .fileSearch(let value): try value.encode(to: encoder)
+                    case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// The text content that is part of a message.
+///
+/// - Remark: Generated from `#/components/schemas/MessageRequestContentTextObject`.
+public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
+    /// Text content to be sent to the model
+    public var text: Swift.String
+
+    /// Creates a new `MessageRequestContentTextObject`.
+    ///
+    /// - Parameters:
+    ///   - text: Text content to be sent to the model
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case type
+    }
+
+    /// Decodes a `MessageRequestContentTextObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text", forKey: .type)
@@ -38,23 +754,34 @@ public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ModifyAssistantRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest`.
 public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
     /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
     public var model: ModifyAssistantRequest.ModelValue?
+    /// The `reasoning_effort` member.
     public var reasoningEffort: ReasoningEffort?
+    /// The `name` member.
     public var name: Swift.String?
+    /// The `description` member.
     public var description: Swift.String?
+    /// The `instructions` member.
     public var instructions: Swift.String?
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     public var tools: [ModifyAssistantRequest.ToolValue]?
+    /// The `tool_resources` member.
     public var toolResources: ModifyAssistantRequest.ToolResources?
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
+    /// The `response_format` member.
     public var responseFormat: AssistantsAPIResponseFormatOption?
 
-    /// Creates a `ModifyAssistantRequest`.
+    /// Creates a new `ModifyAssistantRequest`.
     ///
     /// - Parameters:
     ///   - model: ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
@@ -108,6 +835,10 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
+    /// Decodes a `ModifyAssistantRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(ModifyAssistantRequest.ModelValue.self, forKey: .model)
@@ -123,6 +854,9 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.model, forKey: .model)
@@ -144,8 +878,10 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-5`
@@ -275,6 +1011,8 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tools/items`.
@@ -288,6 +1026,9 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "code_interpreter":
@@ -301,6 +1042,9 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .codeInterpreter(let value): try value.encode(to: encoder)
@@ -315,10 +1059,12 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable {
+        /// The `code_interpreter` member.
         public var codeInterpreter: ModifyAssistantRequest.ToolResources.CodeInterpreter?
+        /// The `file_search` member.
         public var fileSearch: ModifyAssistantRequest.ToolResources.FileSearch?
 
-        /// Creates a `ToolResources`.
+        /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
         ///   - codeInterpreter: The `code_interpreter` member.
@@ -336,30 +1082,37 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
+        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.codeInterpreter = try container.decodeIfPresent(ModifyAssistantRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
             self.fileSearch = try container.decodeIfPresent(ModifyAssistantRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.codeInterpreter, forKey: .codeInterpreter)
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
+        /// The `code_interpreter` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable {
             /// Overrides the list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
 
-            /// Creates a `CodeInterpreter`.
+            /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
             ///   - fileIDs: Overrides the list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
-            public init(
-                fileIDs: [Swift.String]? = nil
-            ) {
+            public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
 
@@ -367,29 +1120,36 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
+            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
             }
         }
 
+        /// The `file_search` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable {
             /// Overrides the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
 
-            /// Creates a `FileSearch`.
+            /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
             ///   - vectorStoreIDs: Overrides the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
-            public init(
-                vectorStoreIDs: [Swift.String]? = nil
-            ) {
+            public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
 
@@ -397,11 +1157,18 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
+            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.vectorStoreIDs, forKey: .vectorStoreIDs)
@@ -410,17 +1177,18 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ModifyMessageRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ModifyMessageRequest`.
 public struct ModifyMessageRequest: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `ModifyMessageRequest`.
+    /// Creates a new `ModifyMessageRequest`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
-    public init(
-        metadata: Metadata? = nil
-    ) {
+    public init(metadata: Metadata? = nil) {
         self.metadata = metadata
     }
 
@@ -428,28 +1196,36 @@ public struct ModifyMessageRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes a `ModifyMessageRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
     }
 }
 
+/// The `ModifyRunRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ModifyRunRequest`.
 public struct ModifyRunRequest: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `ModifyRunRequest`.
+    /// Creates a new `ModifyRunRequest`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
-    public init(
-        metadata: Metadata? = nil
-    ) {
+    public init(metadata: Metadata? = nil) {
         self.metadata = metadata
     }
 
@@ -457,23 +1233,34 @@ public struct ModifyRunRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes a `ModifyRunRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
     }
 }
 
+/// The `ModifyThreadRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest`.
 public struct ModifyThreadRequest: Codable, Hashable, Sendable {
+    /// The `tool_resources` member.
     public var toolResources: ModifyThreadRequest.ToolResources?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `ModifyThreadRequest`.
+    /// Creates a new `ModifyThreadRequest`.
     ///
     /// - Parameters:
     ///   - toolResources: The `tool_resources` member.
@@ -491,12 +1278,19 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes a `ModifyThreadRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.toolResources = try container.decodeIfPresent(ModifyThreadRequest.ToolResources.self, forKey: .toolResources)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.toolResources, forKey: .toolResources)
@@ -507,10 +1301,12 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable {
+        /// The `code_interpreter` member.
         public var codeInterpreter: ModifyThreadRequest.ToolResources.CodeInterpreter?
+        /// The `file_search` member.
         public var fileSearch: ModifyThreadRequest.ToolResources.FileSearch?
 
-        /// Creates a `ToolResources`.
+        /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
         ///   - codeInterpreter: The `code_interpreter` member.
@@ -528,30 +1324,37 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
+        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.codeInterpreter = try container.decodeIfPresent(ModifyThreadRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
             self.fileSearch = try container.decodeIfPresent(ModifyThreadRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.codeInterpreter, forKey: .codeInterpreter)
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
+        /// The `code_interpreter` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
 
-            /// Creates a `CodeInterpreter`.
+            /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
             ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
-            public init(
-                fileIDs: [Swift.String]? = nil
-            ) {
+            public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
 
@@ -559,29 +1362,36 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
+            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
             }
         }
 
+        /// The `file_search` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable {
             /// The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStoreIDs: [Swift.String]?
 
-            /// Creates a `FileSearch`.
+            /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
             ///   - vectorStoreIDs: The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
-            public init(
-                vectorStoreIDs: [Swift.String]? = nil
-            ) {
+            public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
 
@@ -589,11 +1399,18 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
+            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.vectorStoreIDs, forKey: .vectorStoreIDs)
@@ -613,7 +1430,7 @@ public struct RunCompletionUsage: Codable, Hashable, Sendable {
     /// Total number of tokens used (prompt + completion).
     public var totalTokens: Swift.Int
 
-    /// Creates a `RunCompletionUsage`.
+    /// Creates a new `RunCompletionUsage`.
     ///
     /// - Parameters:
     ///   - completionTokens: Number of completion tokens used over the course of the run.
@@ -635,6 +1452,10 @@ public struct RunCompletionUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
+    /// Decodes a `RunCompletionUsage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.completionTokens = try container.decode(Swift.Int.self, forKey: .completionTokens)
@@ -642,6 +1463,9 @@ public struct RunCompletionUsage: Codable, Hashable, Sendable {
         self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.completionTokens, forKey: .completionTokens)
@@ -686,7 +1510,9 @@ public struct RunObject: Codable, Hashable, Sendable {
     public var instructions: Swift.String
     /// The list of tools that the [assistant](/docs/api-reference/assistants) used for this run.
     public var tools: [RunObject.ToolValue]
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `usage` member.
     public var usage: RunCompletionUsage?
     /// The sampling temperature used for this run. If not set, defaults to 1.
     public var temperature: Swift.Double?
@@ -696,7 +1522,9 @@ public struct RunObject: Codable, Hashable, Sendable {
     public var maxPromptTokens: Swift.Int?
     /// The maximum number of completion tokens specified to have been used over the course of the run.
     public var maxCompletionTokens: Swift.Int?
+    /// The `truncation_strategy` member.
     public var truncationStrategy: RunObject.TruncationStrategy
+    /// The `tool_choice` member.
     public var toolChoice: RunObject.ToolChoiceValue
     /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls
@@ -709,7 +1537,7 @@ public struct RunObject: Codable, Hashable, Sendable {
     /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
 
-    /// Creates a `RunObject`.
+    /// Creates a new `RunObject`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
@@ -717,6 +1545,12 @@ public struct RunObject: Codable, Hashable, Sendable {
     ///   - threadID: The ID of the [thread](/docs/api-reference/threads) that was executed on as a part of this run.
     ///   - assistantID: The ID of the [assistant](/docs/api-reference/assistants) used for execution of this run.
     ///   - status: The status of the run, which can be either `queued`, `in_progress`, `requires_action`, `cancelling`, `cancelled`, `failed`, `completed`, `incomplete`, or `expired`.
+    ///   - model: The model that the [assistant](/docs/api-reference/assistants) used for this run.
+    ///   - instructions: The instructions that the [assistant](/docs/api-reference/assistants) used for this run.
+    ///   - tools: The list of tools that the [assistant](/docs/api-reference/assistants) used for this run.
+    ///   - truncationStrategy: The `truncation_strategy` member.
+    ///   - toolChoice: The `tool_choice` member.
+    ///   - parallelToolCalls: Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     ///   - requiredAction: Details on the action required to continue the run. Will be `null` if no action is required.
     ///   - lastError: The last error associated with this run. Will be `null` if there are no errors.
     ///   - expiresAt: The Unix timestamp (in seconds) for when the run will expire.
@@ -725,18 +1559,12 @@ public struct RunObject: Codable, Hashable, Sendable {
     ///   - failedAt: The Unix timestamp (in seconds) for when the run failed.
     ///   - completedAt: The Unix timestamp (in seconds) for when the run was completed.
     ///   - incompleteDetails: Details on why the run is incomplete. Will be `null` if the run is not incomplete.
-    ///   - model: The model that the [assistant](/docs/api-reference/assistants) used for this run.
-    ///   - instructions: The instructions that the [assistant](/docs/api-reference/assistants) used for this run.
-    ///   - tools: The list of tools that the [assistant](/docs/api-reference/assistants) used for this run.
     ///   - metadata: The `metadata` member.
     ///   - usage: The `usage` member.
     ///   - temperature: The sampling temperature used for this run. If not set, defaults to 1.
     ///   - topP: The nucleus sampling value used for this run. If not set, defaults to 1.
     ///   - maxPromptTokens: The maximum number of prompt tokens specified to have been used over the course of the run.
     ///   - maxCompletionTokens: The maximum number of completion tokens specified to have been used over the course of the run.
-    ///   - truncationStrategy: The `truncation_strategy` member.
-    ///   - toolChoice: The `tool_choice` member.
-    ///   - parallelToolCalls: Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     ///   - responseFormat: Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
     public init(
         id: Swift.String,
@@ -744,6 +1572,12 @@ public struct RunObject: Codable, Hashable, Sendable {
         threadID: Swift.String,
         assistantID: Swift.String,
         status: RunObject.Status,
+        model: Swift.String,
+        instructions: Swift.String,
+        tools: [RunObject.ToolValue],
+        truncationStrategy: RunObject.TruncationStrategy,
+        toolChoice: RunObject.ToolChoiceValue,
+        parallelToolCalls: ParallelToolCalls,
         requiredAction: RunObject.RequiredAction? = nil,
         lastError: RunObject.LastError? = nil,
         expiresAt: Swift.Int? = nil,
@@ -752,18 +1586,12 @@ public struct RunObject: Codable, Hashable, Sendable {
         failedAt: Swift.Int? = nil,
         completedAt: Swift.Int? = nil,
         incompleteDetails: RunObject.IncompleteDetails? = nil,
-        model: Swift.String,
-        instructions: Swift.String,
-        tools: [RunObject.ToolValue],
         metadata: Metadata? = nil,
         usage: RunCompletionUsage? = nil,
         temperature: Swift.Double? = nil,
         topP: Swift.Double? = nil,
         maxPromptTokens: Swift.Int? = nil,
         maxCompletionTokens: Swift.Int? = nil,
-        truncationStrategy: RunObject.TruncationStrategy,
-        toolChoice: RunObject.ToolChoiceValue,
-        parallelToolCalls: ParallelToolCalls,
         responseFormat: AssistantsAPIResponseFormatOption? = nil
     ) {
         self.id = id
@@ -824,6 +1652,10 @@ public struct RunObject: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `RunObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("thread.run", forKey: .object)
@@ -855,6 +1687,9 @@ public struct RunObject: Codable, Hashable, Sendable {
         self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("thread.run", forKey: .object)
@@ -892,8 +1727,10 @@ public struct RunObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `queued`
@@ -931,13 +1768,11 @@ public struct RunObject: Codable, Hashable, Sendable {
         /// Details on the tool outputs needed for this run to continue.
         public var submitToolOutputs: RunObject.RequiredAction.SubmitToolOutputs
 
-        /// Creates a `RequiredAction`.
+        /// Creates a new `RequiredAction`.
         ///
         /// - Parameters:
         ///   - submitToolOutputs: Details on the tool outputs needed for this run to continue.
-        public init(
-            submitToolOutputs: RunObject.RequiredAction.SubmitToolOutputs
-        ) {
+        public init(submitToolOutputs: RunObject.RequiredAction.SubmitToolOutputs) {
             self.submitToolOutputs = submitToolOutputs
         }
 
@@ -946,12 +1781,19 @@ public struct RunObject: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `RequiredAction` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("submit_tool_outputs", forKey: .type)
             self.submitToolOutputs = try container.decode(RunObject.RequiredAction.SubmitToolOutputs.self, forKey: .submitToolOutputs)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("submit_tool_outputs", forKey: .type)
@@ -965,13 +1807,11 @@ public struct RunObject: Codable, Hashable, Sendable {
             /// A list of the relevant tool calls.
             public var toolCalls: [RunToolCallObject]
 
-            /// Creates a `SubmitToolOutputs`.
+            /// Creates a new `SubmitToolOutputs`.
             ///
             /// - Parameters:
             ///   - toolCalls: A list of the relevant tool calls.
-            public init(
-                toolCalls: [RunToolCallObject]
-            ) {
+            public init(toolCalls: [RunToolCallObject]) {
                 self.toolCalls = toolCalls
             }
 
@@ -979,11 +1819,18 @@ public struct RunObject: Codable, Hashable, Sendable {
                 case toolCalls = "tool_calls"
             }
 
+            /// Decodes a `SubmitToolOutputs` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.toolCalls = try container.decodeIfPresent([RunToolCallObject].self, forKey: .toolCalls) ?? []
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.toolCalls, forKey: .toolCalls)
@@ -1000,7 +1847,7 @@ public struct RunObject: Codable, Hashable, Sendable {
         /// A human-readable description of the error.
         public var message: Swift.String
 
-        /// Creates a `LastError`.
+        /// Creates a new `LastError`.
         ///
         /// - Parameters:
         ///   - code: One of `server_error`, `rate_limit_exceeded`, or `invalid_prompt`.
@@ -1018,12 +1865,19 @@ public struct RunObject: Codable, Hashable, Sendable {
             case message
         }
 
+        /// Decodes a `LastError` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.code = try container.decode(RunObject.LastError.Code.self, forKey: .code)
             self.message = try container.decode(Swift.String.self, forKey: .message)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.code, forKey: .code)
@@ -1036,8 +1890,10 @@ public struct RunObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/RunObject/properties/last_error/properties/code`.
         public struct Code: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `server_error`
@@ -1058,13 +1914,11 @@ public struct RunObject: Codable, Hashable, Sendable {
         /// The reason why the run is incomplete. This will point to which specific token limit was reached over the course of the run.
         public var reason: RunObject.IncompleteDetails.Reason?
 
-        /// Creates a `IncompleteDetails`.
+        /// Creates a new `IncompleteDetails`.
         ///
         /// - Parameters:
         ///   - reason: The reason why the run is incomplete. This will point to which specific token limit was reached over the course of the run.
-        public init(
-            reason: RunObject.IncompleteDetails.Reason? = nil
-        ) {
+        public init(reason: RunObject.IncompleteDetails.Reason? = nil) {
             self.reason = reason
         }
 
@@ -1072,11 +1926,18 @@ public struct RunObject: Codable, Hashable, Sendable {
             case reason
         }
 
+        /// Decodes a `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.reason = try container.decodeIfPresent(RunObject.IncompleteDetails.Reason.self, forKey: .reason)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.reason, forKey: .reason)
@@ -1088,8 +1949,10 @@ public struct RunObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/RunObject/properties/incomplete_details/properties/reason`.
         public struct Reason: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `max_completion_tokens`
@@ -1100,6 +1963,8 @@ public struct RunObject: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/tools/items`.
@@ -1113,6 +1978,9 @@ public struct RunObject: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "code_interpreter":
@@ -1126,6 +1994,9 @@ public struct RunObject: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .codeInterpreter(let value): try value.encode(to: encoder)
@@ -1136,13 +2007,16 @@ public struct RunObject: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `truncation_strategy` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/truncation_strategy`.
     public struct TruncationStrategy: Codable, Hashable, Sendable {
         /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
         public var type: RunObject.TruncationStrategy.TypeValue
+        /// The `last_messages` member.
         public var lastMessages: Swift.Int?
 
-        /// Creates a `TruncationStrategy`.
+        /// Creates a new `TruncationStrategy`.
         ///
         /// - Parameters:
         ///   - type: The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
@@ -1160,12 +2034,19 @@ public struct RunObject: Codable, Hashable, Sendable {
             case lastMessages = "last_messages"
         }
 
+        /// Decodes a `TruncationStrategy` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decode(RunObject.TruncationStrategy.TypeValue.self, forKey: .type)
             self.lastMessages = try container.decodeIfPresent(Swift.Int.self, forKey: .lastMessages)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.type, forKey: .type)
@@ -1178,8 +2059,10 @@ public struct RunObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/TruncationObject/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `auto`
@@ -1190,15 +2073,24 @@ public struct RunObject: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `tool_choice` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/tool_choice`.
     public struct ToolChoiceValue: Codable, Hashable, Sendable {
-        /// Creates a `ToolChoiceValue`.
+        /// Creates a new `ToolChoiceValue`.
         public init() {
         }
 
+        /// Decodes a `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
         }
     }
@@ -1215,7 +2107,7 @@ public struct RunStepCompletionUsage: Codable, Hashable, Sendable {
     /// Total number of tokens used (prompt + completion).
     public var totalTokens: Swift.Int
 
-    /// Creates a `RunStepCompletionUsage`.
+    /// Creates a new `RunStepCompletionUsage`.
     ///
     /// - Parameters:
     ///   - completionTokens: Number of completion tokens used over the course of the run step.
@@ -1237,6 +2129,10 @@ public struct RunStepCompletionUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
+    /// Decodes a `RunStepCompletionUsage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.completionTokens = try container.decode(Swift.Int.self, forKey: .completionTokens)
@@ -1244,6 +2140,9 @@ public struct RunStepCompletionUsage: Codable, Hashable, Sendable {
         self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.completionTokens, forKey: .completionTokens)
@@ -1256,15 +2155,14 @@ public struct RunStepCompletionUsage: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject`.
 public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
+    /// The `message_creation` member.
     public var messageCreation: RunStepDetailsMessageCreationObject.MessageCreation
 
-    /// Creates a `RunStepDetailsMessageCreationObject`.
+    /// Creates a new `RunStepDetailsMessageCreationObject`.
     ///
     /// - Parameters:
     ///   - messageCreation: The `message_creation` member.
-    public init(
-        messageCreation: RunStepDetailsMessageCreationObject.MessageCreation
-    ) {
+    public init(messageCreation: RunStepDetailsMessageCreationObject.MessageCreation) {
         self.messageCreation = messageCreation
     }
 
@@ -1273,30 +2171,37 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RunStepDetailsMessageCreationObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("message_creation", forKey: .type)
         self.messageCreation = try container.decode(RunStepDetailsMessageCreationObject.MessageCreation.self, forKey: .messageCreation)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message_creation", forKey: .type)
         try container.encode(self.messageCreation, forKey: .messageCreation)
     }
 
+    /// The `message_creation` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject/properties/message_creation`.
     public struct MessageCreation: Codable, Hashable, Sendable {
         /// The ID of the message that was created by this run step.
         public var messageID: Swift.String
 
-        /// Creates a `MessageCreation`.
+        /// Creates a new `MessageCreation`.
         ///
         /// - Parameters:
         ///   - messageID: The ID of the message that was created by this run step.
-        public init(
-            messageID: Swift.String
-        ) {
+        public init(messageID: Swift.String) {
             self.messageID = messageID
         }
 
@@ -1304,11 +2209,18 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
             case messageID = "message_id"
         }
 
+        /// Decodes a `MessageCreation` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.messageID = try container.decode(Swift.String.self, forKey: .messageID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.messageID, forKey: .messageID)
@@ -1325,7 +2237,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
     /// The Code Interpreter tool call definition.
     public var codeInterpreter: RunStepDetailsToolCallsCodeObject.CodeInterpreter
 
-    /// Creates a `RunStepDetailsToolCallsCodeObject`.
+    /// Creates a new `RunStepDetailsToolCallsCodeObject`.
     ///
     /// - Parameters:
     ///   - id: The ID of the tool call.
@@ -1344,6 +2256,10 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RunStepDetailsToolCallsCodeObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("code_interpreter", forKey: .type)
@@ -1351,6 +2267,9 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
         self.codeInterpreter = try container.decode(RunStepDetailsToolCallsCodeObject.CodeInterpreter.self, forKey: .codeInterpreter)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("code_interpreter", forKey: .type)
@@ -1367,7 +2286,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
         /// The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
         public var outputs: [RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output]
 
-        /// Creates a `CodeInterpreter`.
+        /// Creates a new `CodeInterpreter`.
         ///
         /// - Parameters:
         ///   - input: The input to the Code Interpreter tool call.
@@ -1385,18 +2304,27 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
             case outputs
         }
 
+        /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.input = try container.decode(Swift.String.self, forKey: .input)
             self.outputs = try container.decodeIfPresent([RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, forKey: .outputs) ?? []
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.input, forKey: .input)
             try container.encode(self.outputs, forKey: .outputs)
         }
 
+        /// The `items` schema.
+        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
@@ -1408,6 +2336,9 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "logs":
@@ -1419,6 +2350,9 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .logs(let value): try value.encode(to: encoder)
@@ -1434,15 +2368,14 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject`.
 public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, Sendable {
+    /// The `image` member.
     public var image: RunStepDetailsToolCallsCodeOutputImageObject.ImageValue
 
-    /// Creates a `RunStepDetailsToolCallsCodeOutputImageObject`.
+    /// Creates a new `RunStepDetailsToolCallsCodeOutputImageObject`.
     ///
     /// - Parameters:
     ///   - image: The `image` member.
-    public init(
-        image: RunStepDetailsToolCallsCodeOutputImageObject.ImageValue
-    ) {
+    public init(image: RunStepDetailsToolCallsCodeOutputImageObject.ImageValue) {
         self.image = image
     }
 
@@ -1451,30 +2384,37 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `RunStepDetailsToolCallsCodeOutputImageObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image", forKey: .type)
         self.image = try container.decode(RunStepDetailsToolCallsCodeOutputImageObject.ImageValue.self, forKey: .image)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image", forKey: .type)
         try container.encode(self.image, forKey: .image)
     }
 
+    /// The `image` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject/properties/image`.
     public struct ImageValue: Codable, Hashable, Sendable {
         /// The [file](/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String
 
-        /// Creates a `ImageValue`.
+        /// Creates a new `ImageValue`.
         ///
         /// - Parameters:
         ///   - fileID: The [file](/docs/api-reference/files) ID of the image.
-        public init(
-            fileID: Swift.String
-        ) {
+        public init(fileID: Swift.String) {
             self.fileID = fileID
         }
 
@@ -1482,11 +2422,18 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
             case fileID = "file_id"
         }
 
+        /// Decodes a `ImageValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.fileID, forKey: .fileID)
@@ -1501,13 +2448,11 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Se
     /// The text output from the Code Interpreter tool call.
     public var logs: Swift.String
 
-    /// Creates a `RunStepDetailsToolCallsCodeOutputLogsObject`.
+    /// Creates a new `RunStepDetailsToolCallsCodeOutputLogsObject`.
     ///
     /// - Parameters:
     ///   - logs: The text output from the Code Interpreter tool call.
-    public init(
-        logs: Swift.String
-    ) {
+    public init(logs: Swift.String) {
         self.logs = logs
     }
 
@@ -1516,12 +2461,19 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Se
         case type
     }
 
+    /// Decodes a `RunStepDetailsToolCallsCodeOutputLogsObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("logs", forKey: .type)
         self.logs = try container.decode(Swift.String.self, forKey: .logs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("logs", forKey: .type)
@@ -1538,7 +2490,7 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
     /// For now, this is always going to be an empty object.
     public var fileSearch: RunStepDetailsToolCallsFileSearchObject.FileSearch
 
-    /// Creates a `RunStepDetailsToolCallsFileSearchObject`.
+    /// Creates a new `RunStepDetailsToolCallsFileSearchObject`.
     ///
     /// - Parameters:
     ///   - id: The ID of the tool call object.
@@ -1557,6 +2509,10 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
         case type
     }
 
+    /// Decodes a `RunStepDetailsToolCallsFileSearchObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_search", forKey: .type)
@@ -1564,6 +2520,9 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
         self.fileSearch = try container.decode(RunStepDetailsToolCallsFileSearchObject.FileSearch.self, forKey: .fileSearch)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_search", forKey: .type)
@@ -1580,7 +2539,7 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
         /// The results of the file search.
         public var results: [RunStepDetailsToolCallsFileSearchResultObject]?
 
-        /// Creates a `FileSearch`.
+        /// Creates a new `FileSearch`.
         ///
         /// - Parameters:
         ///   - rankingOptions: The ranking options for the file search.
@@ -1598,12 +2557,19 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
             case results
         }
 
+        /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.rankingOptions = try container.decodeIfPresent(RunStepDetailsToolCallsFileSearchRankingOptionsObject.self, forKey: .rankingOptions)
             self.results = try container.decodeIfPresent([RunStepDetailsToolCallsFileSearchResultObject].self, forKey: .results)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.rankingOptions, forKey: .rankingOptions)
@@ -1621,7 +2587,7 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Ha
     /// The score threshold for the file search. All values must be a floating point number between 0 and 1.
     public var scoreThreshold: Swift.Double
 
-    /// Creates a `RunStepDetailsToolCallsFileSearchRankingOptionsObject`.
+    /// Creates a new `RunStepDetailsToolCallsFileSearchRankingOptionsObject`.
     ///
     /// - Parameters:
     ///   - ranker: The ranker to use for the file search. If not specified will use the `auto` ranker.
@@ -1639,12 +2605,19 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Ha
         case scoreThreshold = "score_threshold"
     }
 
+    /// Decodes a `RunStepDetailsToolCallsFileSearchRankingOptionsObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.ranker = try container.decode(FileSearchRanker.self, forKey: .ranker)
         self.scoreThreshold = try container.decode(Swift.Double.self, forKey: .scoreThreshold)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.ranker, forKey: .ranker)
@@ -1665,7 +2638,7 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
     /// The content of the result that was found. The content is only included if requested via the include query parameter.
     public var content: [RunStepDetailsToolCallsFileSearchResultObject.ContentItem]?
 
-    /// Creates a `RunStepDetailsToolCallsFileSearchResultObject`.
+    /// Creates a new `RunStepDetailsToolCallsFileSearchResultObject`.
     ///
     /// - Parameters:
     ///   - fileID: The ID of the file that result was found in.
@@ -1691,6 +2664,10 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
         case content
     }
 
+    /// Decodes a `RunStepDetailsToolCallsFileSearchResultObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
@@ -1699,6 +2676,9 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
         self.content = try container.decodeIfPresent([RunStepDetailsToolCallsFileSearchResultObject.ContentItem].self, forKey: .content)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.fileID, forKey: .fileID)
@@ -1707,18 +2687,18 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
         try container.encodeIfPresent(self.content, forKey: .content)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchResultObject/properties/content/items`.
     public struct ContentItem: Codable, Hashable, Sendable {
         /// The text content of the file.
         public var text: Swift.String?
 
-        /// Creates a `ContentItem`.
+        /// Creates a new `ContentItem`.
         ///
         /// - Parameters:
         ///   - text: The text content of the file.
-        public init(
-            text: Swift.String? = nil
-        ) {
+        public init(text: Swift.String? = nil) {
             self.text = text
         }
 
@@ -1727,12 +2707,19 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
             case type
         }
 
+        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstantIfPresent("text", forKey: .type)
             self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("text", forKey: .type)
@@ -1750,7 +2737,7 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
     /// The definition of the function that was called.
     public var function: RunStepDetailsToolCallsFunctionObject.Function
 
-    /// Creates a `RunStepDetailsToolCallsFunctionObject`.
+    /// Creates a new `RunStepDetailsToolCallsFunctionObject`.
     ///
     /// - Parameters:
     ///   - id: The ID of the tool call object.
@@ -1769,6 +2756,10 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `RunStepDetailsToolCallsFunctionObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .type)
@@ -1776,6 +2767,9 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
         self.function = try container.decode(RunStepDetailsToolCallsFunctionObject.Function.self, forKey: .function)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -1791,9 +2785,10 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
         public var name: Swift.String
         /// The arguments passed to the function.
         public var arguments: Swift.String
+        /// The `output` member.
         public var output: Swift.String?
 
-        /// Creates a `Function`.
+        /// Creates a new `Function`.
         ///
         /// - Parameters:
         ///   - name: The name of the function.
@@ -1815,6 +2810,10 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
             case output
         }
 
+        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -1822,6 +2821,9 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
             self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -1838,13 +2840,11 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
     /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
     public var toolCalls: [RunStepDetailsToolCallsObject.ToolCall]
 
-    /// Creates a `RunStepDetailsToolCallsObject`.
+    /// Creates a new `RunStepDetailsToolCallsObject`.
     ///
     /// - Parameters:
     ///   - toolCalls: An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
-    public init(
-        toolCalls: [RunStepDetailsToolCallsObject.ToolCall]
-    ) {
+    public init(toolCalls: [RunStepDetailsToolCallsObject.ToolCall]) {
         self.toolCalls = toolCalls
     }
 
@@ -1853,18 +2853,27 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RunStepDetailsToolCallsObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("tool_calls", forKey: .type)
         self.toolCalls = try container.decodeIfPresent([RunStepDetailsToolCallsObject.ToolCall].self, forKey: .toolCalls) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("tool_calls", forKey: .type)
         try container.encode(self.toolCalls, forKey: .toolCalls)
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsObject/properties/tool_calls/items`.
@@ -1878,6 +2887,9 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "code_interpreter":
@@ -1891,6 +2903,9 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .codeInterpreter(let value): try value.encode(to: encoder)
@@ -1922,15 +2937,22 @@ public struct RunStepObject: Codable, Hashable, Sendable {
     public var status: RunStepObject.Status
     /// The details of the run step.
     public var stepDetails: RunStepObject.StepDetails
+    /// The `last_error` member.
     public var lastError: RunStepObject.LastError?
+    /// The `expired_at` member.
     public var expiredAt: Swift.Int?
+    /// The `cancelled_at` member.
     public var cancelledAt: Swift.Int?
+    /// The `failed_at` member.
     public var failedAt: Swift.Int?
+    /// The `completed_at` member.
     public var completedAt: Swift.Int?
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `usage` member.
     public var usage: RunStepCompletionUsage?
 
-    /// Creates a `RunStepObject`.
+    /// Creates a new `RunStepObject`.
     ///
     /// - Parameters:
     ///   - id: The identifier of the run step, which can be referenced in API endpoints.
@@ -2001,6 +3023,10 @@ public struct RunStepObject: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `RunStepObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("thread.run.step", forKey: .object)
@@ -2021,6 +3047,9 @@ public struct RunStepObject: Codable, Hashable, Sendable {
         self.usage = try container.decodeIfPresent(RunStepCompletionUsage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("thread.run.step", forKey: .object)
@@ -2047,8 +3076,10 @@ public struct RunStepObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `message_creation`
@@ -2064,8 +3095,10 @@ public struct RunStepObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -2097,6 +3130,9 @@ public struct RunStepObject: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "message_creation":
@@ -2108,6 +3144,9 @@ public struct RunStepObject: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .messageCreation(let value): try value.encode(to: encoder)
@@ -2126,7 +3165,7 @@ public struct RunStepObject: Codable, Hashable, Sendable {
         /// A human-readable description of the error.
         public var message: Swift.String
 
-        /// Creates a `LastError`.
+        /// Creates a new `LastError`.
         ///
         /// - Parameters:
         ///   - code: One of `server_error` or `rate_limit_exceeded`.
@@ -2144,12 +3183,19 @@ public struct RunStepObject: Codable, Hashable, Sendable {
             case message
         }
 
+        /// Decodes a `LastError` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.code = try container.decode(RunStepObject.LastError.Code.self, forKey: .code)
             self.message = try container.decode(Swift.String.self, forKey: .message)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.code, forKey: .code)
@@ -2162,8 +3208,10 @@ public struct RunStepObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/last_error/anyOf/0/properties/code`.
         public struct Code: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `server_error`
@@ -2184,7 +3232,7 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
     /// The function definition.
     public var function: RunToolCallObject.Function
 
-    /// Creates a `RunToolCallObject`.
+    /// Creates a new `RunToolCallObject`.
     ///
     /// - Parameters:
     ///   - id: The ID of the tool call. This ID must be referenced when you submit the tool outputs in using the [Submit tool outputs to run](/docs/api-reference/runs/submitToolOutputs) endpoint.
@@ -2203,6 +3251,10 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RunToolCallObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .type)
@@ -2210,6 +3262,9 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
         self.function = try container.decode(RunToolCallObject.Function.self, forKey: .function)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -2226,7 +3281,7 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
         /// The arguments that the model expects you to pass to the function.
         public var arguments: Swift.String
 
-        /// Creates a `Function`.
+        /// Creates a new `Function`.
         ///
         /// - Parameters:
         ///   - name: The name of the function.
@@ -2244,12 +3299,19 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
             case arguments
         }
 
+        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
             self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -2258,13 +3320,16 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `SubmitToolOutputsRunRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest`.
 public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
     /// A list of tools for which the outputs are being submitted.
     public var toolOutputs: [SubmitToolOutputsRunRequest.ToolOutput]
+    /// The `stream` member.
     public var stream: Swift.Bool?
 
-    /// Creates a `SubmitToolOutputsRunRequest`.
+    /// Creates a new `SubmitToolOutputsRunRequest`.
     ///
     /// - Parameters:
     ///   - toolOutputs: A list of tools for which the outputs are being submitted.
@@ -2282,18 +3347,27 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
         case stream
     }
 
+    /// Decodes a `SubmitToolOutputsRunRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.toolOutputs = try container.decodeIfPresent([SubmitToolOutputsRunRequest.ToolOutput].self, forKey: .toolOutputs) ?? []
         self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.toolOutputs, forKey: .toolOutputs)
         try container.encodeIfPresent(self.stream, forKey: .stream)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest/properties/tool_outputs/items`.
     public struct ToolOutput: Codable, Hashable, Sendable {
         /// The ID of the tool call in the `required_action` object within the run object the output is being submitted for.
@@ -2301,7 +3375,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
         /// The output of the tool call to be submitted to continue the run.
         public var output: Swift.String?
 
-        /// Creates a `ToolOutput`.
+        /// Creates a new `ToolOutput`.
         ///
         /// - Parameters:
         ///   - toolCallID: The ID of the tool call in the `required_action` object within the run object the output is being submitted for.
@@ -2319,12 +3393,19 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
             case output
         }
 
+        /// Decodes a `ToolOutput` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.toolCallID = try container.decodeIfPresent(Swift.String.self, forKey: .toolCallID)
             self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.toolCallID, forKey: .toolCallID)
@@ -2341,10 +3422,12 @@ public struct ThreadObject: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the thread was created.
     public var createdAt: Swift.Int
+    /// The `tool_resources` member.
     public var toolResources: ThreadObject.ToolResources?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `ThreadObject`.
+    /// Creates a new `ThreadObject`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
@@ -2371,6 +3454,10 @@ public struct ThreadObject: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ThreadObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("thread", forKey: .object)
@@ -2380,6 +3467,9 @@ public struct ThreadObject: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("thread", forKey: .object)
@@ -2393,10 +3483,12 @@ public struct ThreadObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable {
+        /// The `code_interpreter` member.
         public var codeInterpreter: ThreadObject.ToolResources.CodeInterpreter?
+        /// The `file_search` member.
         public var fileSearch: ThreadObject.ToolResources.FileSearch?
 
-        /// Creates a `ToolResources`.
+        /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
         ///   - codeInterpreter: The `code_interpreter` member.
@@ -2414,30 +3506,37 @@ public struct ThreadObject: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
+        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.codeInterpreter = try container.decodeIfPresent(ThreadObject.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
             self.fileSearch = try container.decodeIfPresent(ThreadObject.ToolResources.FileSearch.self, forKey: .fileSearch)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.codeInterpreter, forKey: .codeInterpreter)
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
+        /// The `code_interpreter` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
 
-            /// Creates a `CodeInterpreter`.
+            /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
             ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
-            public init(
-                fileIDs: [Swift.String]? = nil
-            ) {
+            public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
 
@@ -2445,29 +3544,36 @@ public struct ThreadObject: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
+            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
             }
         }
 
+        /// The `file_search` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable {
             /// The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStoreIDs: [Swift.String]?
 
-            /// Creates a `FileSearch`.
+            /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
             ///   - vectorStoreIDs: The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
-            public init(
-                vectorStoreIDs: [Swift.String]? = nil
-            ) {
+            public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
 
@@ -2475,11 +3581,18 @@ public struct ThreadObject: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
+            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.vectorStoreIDs, forKey: .vectorStoreIDs)
@@ -2494,9 +3607,10 @@ public struct ThreadObject: Codable, Hashable, Sendable {
 public struct TruncationObject: Codable, Hashable, Sendable {
     /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
     public var type: TruncationObject.TypeValue
+    /// The `last_messages` member.
     public var lastMessages: Swift.Int?
 
-    /// Creates a `TruncationObject`.
+    /// Creates a new `TruncationObject`.
     ///
     /// - Parameters:
     ///   - type: The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
@@ -2514,12 +3628,19 @@ public struct TruncationObject: Codable, Hashable, Sendable {
         case lastMessages = "last_messages"
     }
 
+    /// Decodes a `TruncationObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(TruncationObject.TypeValue.self, forKey: .type)
         self.lastMessages = try container.decodeIfPresent(Swift.Int.self, forKey: .lastMessages)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -2532,8 +3653,10 @@ public struct TruncationObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/TruncationObject/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`

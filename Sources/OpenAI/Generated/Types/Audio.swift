@@ -9,8 +9,10 @@ import Foundation
 ///
 /// - Remark: Generated from `#/components/schemas/AudioResponseFormat`.
 public struct AudioResponseFormat: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `json`
@@ -32,6 +34,8 @@ public struct AudioResponseFormat: OpenEnum {
     public static var diarizedJSON: Self { Self(rawValue: "diarized_json") }
 }
 
+/// The `CreateSpeechRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
 public struct CreateSpeechRequest: Codable, Hashable, Sendable {
     /// One of the available [TTS models](/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
@@ -49,21 +53,21 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
     /// The format to stream the audio in. Supported formats are `sse` and `audio`. `sse` is not supported for `tts-1` or `tts-1-hd`.
     public var streamFormat: CreateSpeechRequest.StreamFormat?
 
-    /// Creates a `CreateSpeechRequest`.
+    /// Creates a new `CreateSpeechRequest`.
     ///
     /// - Parameters:
     ///   - model: One of the available [TTS models](/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
     ///   - input: The text to generate audio for. The maximum length is 4096 characters.
-    ///   - instructions: Control the voice of your generated audio with additional instructions. Does not work with `tts-1` or `tts-1-hd`.
     ///   - voice: The voice to use when generating the audio. Supported built-in voices are `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `onyx`, `nova`, `sage`, `shimmer`, `verse`, `marin`, and `cedar`. You may also provide a custom voice object with an `id`, for example `{ "id": "voice_1234" }`. Previews of the voices are available in the [Text to speech guide](/docs/guides/text-to-speech#voice-options).
+    ///   - instructions: Control the voice of your generated audio with additional instructions. Does not work with `tts-1` or `tts-1-hd`.
     ///   - responseFormat: The format to audio in. Supported formats are `mp3`, `opus`, `aac`, `flac`, `wav`, and `pcm`.
     ///   - speed: The speed of the generated audio. Select a value from `0.25` to `4.0`. `1.0` is the default.
     ///   - streamFormat: The format to stream the audio in. Supported formats are `sse` and `audio`. `sse` is not supported for `tts-1` or `tts-1-hd`.
     public init(
         model: CreateSpeechRequest.ModelValue,
         input: Swift.String,
-        instructions: Swift.String? = nil,
         voice: VoiceIDsOrCustomVoice,
+        instructions: Swift.String? = nil,
         responseFormat: CreateSpeechRequest.ResponseFormat? = nil,
         speed: Swift.Double? = nil,
         streamFormat: CreateSpeechRequest.StreamFormat? = nil
@@ -87,6 +91,10 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
         case streamFormat = "stream_format"
     }
 
+    /// Decodes a `CreateSpeechRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decode(CreateSpeechRequest.ModelValue.self, forKey: .model)
@@ -98,6 +106,9 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
         self.streamFormat = try container.decodeIfPresent(CreateSpeechRequest.StreamFormat.self, forKey: .streamFormat)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -115,8 +126,10 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `tts-1`
@@ -138,8 +151,10 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest/properties/response_format`.
     public struct ResponseFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `mp3`
@@ -167,8 +182,10 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest/properties/stream_format`.
     public struct StreamFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `sse`
@@ -179,6 +196,8 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateSpeechResponseStreamEvent` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechResponseStreamEvent`.
@@ -190,6 +209,9 @@ public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "speech.audio.delta":
@@ -201,6 +223,9 @@ public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .speechAudioDelta(let value): try value.encode(to: encoder)
@@ -210,6 +235,8 @@ public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateTranscriptionRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest`.
 public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
@@ -240,14 +267,16 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
     /// The timestamp granularities to populate for this transcription. `response_format` must be set `verbose_json` to use timestamp granularities. Either or both of these options are supported: `word`, or `segment`. Note: There is no additional latency for segment timestamps, but generating word timestamps incurs additional latency.
     /// This option is not available for `gpt-4o-transcribe-diarize`.
     public var timestampGranularities: [CreateTranscriptionRequest.TimestampGranularity]?
+    /// The `stream` member.
     public var stream: Swift.Bool?
+    /// The `chunking_strategy` member.
     public var chunkingStrategy: CreateTranscriptionRequest.ChunkingStrategy?
     /// Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`. Each entry should be a short identifier (for example `customer` or `agent`). Up to 4 speakers are supported.
     public var knownSpeakerNames: [Swift.String]?
     /// Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`. Each sample must be between 2 and 10 seconds, and can use any of the same input audio formats supported by `file`.
     public var knownSpeakerReferences: [Swift.String]?
 
-    /// Creates a `CreateTranscriptionRequest`.
+    /// Creates a new `CreateTranscriptionRequest`.
     ///
     /// - Parameters:
     ///   - file: The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
@@ -313,6 +342,10 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
         case knownSpeakerReferences = "known_speaker_references"
     }
 
+    /// Decodes a `CreateTranscriptionRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.file = try container.decode(FileUpload.self, forKey: .file)
@@ -331,6 +364,9 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
         self.knownSpeakerReferences = try container.decodeIfPresent([Swift.String].self, forKey: .knownSpeakerReferences)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.file, forKey: .file)
@@ -372,8 +408,10 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `whisper-1`
@@ -395,12 +433,16 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
         public static var gpt4oTranscribeDiarize: Self { Self(rawValue: "gpt-4o-transcribe-diarize") }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/timestamp_granularities/items`.
     public struct TimestampGranularity: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `word`
@@ -425,6 +467,9 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -437,6 +482,9 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -460,7 +508,7 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
     /// Token or duration usage statistics for the request.
     public var usage: CreateTranscriptionResponseDiarizedJSON.Usage?
 
-    /// Creates a `CreateTranscriptionResponseDiarizedJSON`.
+    /// Creates a new `CreateTranscriptionResponseDiarizedJSON`.
     ///
     /// - Parameters:
     ///   - duration: Duration of the input audio in seconds.
@@ -487,6 +535,10 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
         case task
     }
 
+    /// Decodes a `CreateTranscriptionResponseDiarizedJSON` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("transcribe", forKey: .task)
@@ -496,6 +548,9 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
         self.usage = try container.decodeIfPresent(CreateTranscriptionResponseDiarizedJSON.Usage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("transcribe", forKey: .task)
@@ -518,6 +573,9 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "tokens":
@@ -529,6 +587,9 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .tokens(let value): try value.encode(to: encoder)
@@ -552,7 +613,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
     /// Token usage statistics for the request.
     public var usage: CreateTranscriptionResponseJSON.Usage?
 
-    /// Creates a `CreateTranscriptionResponseJSON`.
+    /// Creates a new `CreateTranscriptionResponseJSON`.
     ///
     /// - Parameters:
     ///   - text: The transcribed text.
@@ -578,6 +639,10 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
         case usage
     }
 
+    /// Decodes a `CreateTranscriptionResponseJSON` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.text = try container.decode(Swift.String.self, forKey: .text)
@@ -586,6 +651,9 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
         self.usage = try container.decodeIfPresent(CreateTranscriptionResponseJSON.Usage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.text, forKey: .text)
@@ -594,6 +662,8 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.usage, forKey: .usage)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/logprobs/items`.
     public struct Logprob: Codable, Hashable, Sendable {
         /// The token in the transcription.
@@ -603,7 +673,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
         /// The bytes of the token.
         public var bytes: [Swift.Double]?
 
-        /// Creates a `Logprob`.
+        /// Creates a new `Logprob`.
         ///
         /// - Parameters:
         ///   - token: The token in the transcription.
@@ -625,6 +695,10 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
             case bytes
         }
 
+        /// Decodes a `Logprob` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.token = try container.decodeIfPresent(Swift.String.self, forKey: .token)
@@ -632,6 +706,9 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
             self.bytes = try container.decodeIfPresent([Swift.Double].self, forKey: .bytes)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.token, forKey: .token)
@@ -653,6 +730,9 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "tokens":
@@ -664,6 +744,9 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .tokens(let value): try value.encode(to: encoder)
@@ -674,6 +757,8 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateTranscriptionResponseStreamEvent` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseStreamEvent`.
@@ -687,6 +772,9 @@ public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable 
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "transcript.text.segment":
@@ -700,6 +788,9 @@ public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable 
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .transcriptTextSegment(let value): try value.encode(to: encoder)
@@ -727,7 +818,7 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
     /// Usage statistics for models billed by audio input duration.
     public var usage: TranscriptTextUsageDuration?
 
-    /// Creates a `CreateTranscriptionResponseVerboseJSON`.
+    /// Creates a new `CreateTranscriptionResponseVerboseJSON`.
     ///
     /// - Parameters:
     ///   - language: The language of the input audio.
@@ -761,6 +852,10 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
         case usage
     }
 
+    /// Decodes a `CreateTranscriptionResponseVerboseJSON` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.language = try container.decode(Swift.String.self, forKey: .language)
@@ -771,6 +866,9 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
         self.usage = try container.decodeIfPresent(TranscriptTextUsageDuration.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.language, forKey: .language)
@@ -782,6 +880,8 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
     }
 }
 
+/// The `CreateTranslationRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest`.
 public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm. The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
@@ -797,7 +897,7 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
     /// The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. If set to 0, the model will use [log probability](https://en.wikipedia.org/wiki/Log_probability) to automatically increase the temperature until certain thresholds are hit.
     public var temperature: Swift.Double?
 
-    /// Creates a `CreateTranslationRequest`.
+    /// Creates a new `CreateTranslationRequest`.
     ///
     /// - Parameters:
     ///   - file: The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm. The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
@@ -827,6 +927,10 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
         case temperature
     }
 
+    /// Decodes a `CreateTranslationRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.file = try container.decode(FileUpload.self, forKey: .file)
@@ -836,6 +940,9 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
         self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.file, forKey: .file)
@@ -859,8 +966,10 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `whisper-1`
@@ -873,8 +982,10 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest/properties/response_format`.
     public struct ResponseFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `json`
@@ -894,17 +1005,18 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
     }
 }
 
+/// The `CreateTranslationResponseJson` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseJson`.
 public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable {
+    /// The `text` member.
     public var text: Swift.String
 
-    /// Creates a `CreateTranslationResponseJSON`.
+    /// Creates a new `CreateTranslationResponseJSON`.
     ///
     /// - Parameters:
     ///   - text: The `text` member.
-    public init(
-        text: Swift.String
-    ) {
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -912,17 +1024,26 @@ public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable {
         case text
     }
 
+    /// Decodes a `CreateTranslationResponseJSON` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.text, forKey: .text)
     }
 }
 
+/// The `CreateTranslationResponseVerboseJson` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseVerboseJson`.
 public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable {
     /// The language of the output translation (always `english`).
@@ -934,7 +1055,7 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable 
     /// Segments of the translated text and their corresponding details.
     public var segments: [TranscriptionSegment]?
 
-    /// Creates a `CreateTranslationResponseVerboseJSON`.
+    /// Creates a new `CreateTranslationResponseVerboseJSON`.
     ///
     /// - Parameters:
     ///   - language: The language of the output translation (always `english`).
@@ -960,6 +1081,10 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable 
         case segments
     }
 
+    /// Decodes a `CreateTranslationResponseVerboseJSON` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.language = try container.decode(Swift.String.self, forKey: .language)
@@ -968,6 +1093,9 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable 
         self.segments = try container.decodeIfPresent([TranscriptionSegment].self, forKey: .segments)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.language, forKey: .language)
@@ -977,6 +1105,8 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable 
     }
 }
 
+/// The `CreateVoiceConsentRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateVoiceConsentRequest`.
 public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The label to use for this consent recording.
@@ -991,7 +1121,7 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartF
     /// The BCP 47 language tag for the consent phrase (for example, `en-US`).
     public var language: Swift.String
 
-    /// Creates a `CreateVoiceConsentRequest`.
+    /// Creates a new `CreateVoiceConsentRequest`.
     ///
     /// - Parameters:
     ///   - name: The label to use for this consent recording.
@@ -1013,6 +1143,10 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartF
         case language
     }
 
+    /// Decodes a `CreateVoiceConsentRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -1020,6 +1154,9 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartF
         self.language = try container.decode(Swift.String.self, forKey: .language)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
@@ -1034,6 +1171,8 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartF
     }
 }
 
+/// The `CreateVoiceRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateVoiceRequest`.
 public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The name of the new voice.
@@ -1048,7 +1187,7 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEnco
     /// The consent recording ID (for example, `cons_1234`).
     public var consent: Swift.String
 
-    /// Creates a `CreateVoiceRequest`.
+    /// Creates a new `CreateVoiceRequest`.
     ///
     /// - Parameters:
     ///   - name: The name of the new voice.
@@ -1070,6 +1209,10 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEnco
         case consent
     }
 
+    /// Decodes a `CreateVoiceRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -1077,6 +1220,9 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEnco
         self.consent = try container.decode(Swift.String.self, forKey: .consent)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
@@ -1098,13 +1244,11 @@ public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable {
     /// A chunk of Base64-encoded audio data.
     public var audio: Swift.String
 
-    /// Creates a `SpeechAudioDeltaEvent`.
+    /// Creates a new `SpeechAudioDeltaEvent`.
     ///
     /// - Parameters:
     ///   - audio: A chunk of Base64-encoded audio data.
-    public init(
-        audio: Swift.String
-    ) {
+    public init(audio: Swift.String) {
         self.audio = audio
     }
 
@@ -1113,12 +1257,19 @@ public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `SpeechAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("speech.audio.delta", forKey: .type)
         self.audio = try container.decode(Swift.String.self, forKey: .audio)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("speech.audio.delta", forKey: .type)
@@ -1133,13 +1284,11 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
     /// Token usage statistics for the request.
     public var usage: SpeechAudioDoneEvent.Usage
 
-    /// Creates a `SpeechAudioDoneEvent`.
+    /// Creates a new `SpeechAudioDoneEvent`.
     ///
     /// - Parameters:
     ///   - usage: Token usage statistics for the request.
-    public init(
-        usage: SpeechAudioDoneEvent.Usage
-    ) {
+    public init(usage: SpeechAudioDoneEvent.Usage) {
         self.usage = usage
     }
 
@@ -1148,12 +1297,19 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `SpeechAudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("speech.audio.done", forKey: .type)
         self.usage = try container.decode(SpeechAudioDoneEvent.Usage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("speech.audio.done", forKey: .type)
@@ -1171,7 +1327,7 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
         /// Total number of tokens used (input + output).
         public var totalTokens: Swift.Int
 
-        /// Creates a `Usage`.
+        /// Creates a new `Usage`.
         ///
         /// - Parameters:
         ///   - inputTokens: Number of input tokens in the prompt.
@@ -1193,6 +1349,10 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
             case totalTokens = "total_tokens"
         }
 
+        /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
@@ -1200,6 +1360,9 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
             self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.inputTokens, forKey: .inputTokens)
@@ -1220,7 +1383,7 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
     /// Identifier of the diarized segment that this delta belongs to. Only present when using `gpt-4o-transcribe-diarize`.
     public var segmentID: Swift.String?
 
-    /// Creates a `TranscriptTextDeltaEvent`.
+    /// Creates a new `TranscriptTextDeltaEvent`.
     ///
     /// - Parameters:
     ///   - delta: The text delta that was additionally transcribed.
@@ -1243,6 +1406,10 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `TranscriptTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("transcript.text.delta", forKey: .type)
@@ -1251,6 +1418,9 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
         self.segmentID = try container.decodeIfPresent(Swift.String.self, forKey: .segmentID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("transcript.text.delta", forKey: .type)
@@ -1259,6 +1429,8 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.segmentID, forKey: .segmentID)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent/properties/logprobs/items`.
     public struct Logprob: Codable, Hashable, Sendable {
         /// The token that was used to generate the log probability.
@@ -1268,7 +1440,7 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
         /// The bytes that were used to generate the log probability.
         public var bytes: [Swift.Int]?
 
-        /// Creates a `Logprob`.
+        /// Creates a new `Logprob`.
         ///
         /// - Parameters:
         ///   - token: The token that was used to generate the log probability.
@@ -1290,6 +1462,10 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
             case bytes
         }
 
+        /// Decodes a `Logprob` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.token = try container.decodeIfPresent(Swift.String.self, forKey: .token)
@@ -1297,6 +1473,9 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
             self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.token, forKey: .token)
@@ -1319,7 +1498,7 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
     /// Usage statistics for models billed by token usage.
     public var usage: TranscriptTextUsageTokens?
 
-    /// Creates a `TranscriptTextDoneEvent`.
+    /// Creates a new `TranscriptTextDoneEvent`.
     ///
     /// - Parameters:
     ///   - text: The text that was transcribed.
@@ -1346,6 +1525,10 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `TranscriptTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("transcript.text.done", forKey: .type)
@@ -1355,6 +1538,9 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
         self.usage = try container.decodeIfPresent(TranscriptTextUsageTokens.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("transcript.text.done", forKey: .type)
@@ -1364,6 +1550,8 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.usage, forKey: .usage)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent/properties/logprobs/items`.
     public struct Logprob: Codable, Hashable, Sendable {
         /// The token that was used to generate the log probability.
@@ -1373,7 +1561,7 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
         /// The bytes that were used to generate the log probability.
         public var bytes: [Swift.Int]?
 
-        /// Creates a `Logprob`.
+        /// Creates a new `Logprob`.
         ///
         /// - Parameters:
         ///   - token: The token that was used to generate the log probability.
@@ -1395,6 +1583,10 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
             case bytes
         }
 
+        /// Decodes a `Logprob` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.token = try container.decodeIfPresent(Swift.String.self, forKey: .token)
@@ -1402,6 +1594,9 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
             self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.token, forKey: .token)
@@ -1426,7 +1621,7 @@ public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable {
     /// Speaker label for this segment.
     public var speaker: Swift.String
 
-    /// Creates a `TranscriptTextSegmentEvent`.
+    /// Creates a new `TranscriptTextSegmentEvent`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the segment.
@@ -1457,6 +1652,10 @@ public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `TranscriptTextSegmentEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("transcript.text.segment", forKey: .type)
@@ -1467,6 +1666,9 @@ public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable {
         self.speaker = try container.decode(Swift.String.self, forKey: .speaker)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("transcript.text.segment", forKey: .type)
@@ -1485,13 +1687,11 @@ public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable {
     /// Duration of the input audio in seconds.
     public var seconds: Swift.Double
 
-    /// Creates a `TranscriptTextUsageDuration`.
+    /// Creates a new `TranscriptTextUsageDuration`.
     ///
     /// - Parameters:
     ///   - seconds: Duration of the input audio in seconds.
-    public init(
-        seconds: Swift.Double
-    ) {
+    public init(seconds: Swift.Double) {
         self.seconds = seconds
     }
 
@@ -1500,12 +1700,19 @@ public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `TranscriptTextUsageDuration` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("duration", forKey: .type)
         self.seconds = try container.decode(Swift.Double.self, forKey: .seconds)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("duration", forKey: .type)
@@ -1526,18 +1733,18 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
     /// Total number of tokens used (input + output).
     public var totalTokens: Swift.Int
 
-    /// Creates a `TranscriptTextUsageTokens`.
+    /// Creates a new `TranscriptTextUsageTokens`.
     ///
     /// - Parameters:
     ///   - inputTokens: Number of input tokens billed for this request.
-    ///   - inputTokenDetails: Details about the input tokens billed for this request.
     ///   - outputTokens: Number of output tokens generated.
     ///   - totalTokens: Total number of tokens used (input + output).
+    ///   - inputTokenDetails: Details about the input tokens billed for this request.
     public init(
         inputTokens: Swift.Int,
-        inputTokenDetails: TranscriptTextUsageTokens.InputTokenDetails? = nil,
         outputTokens: Swift.Int,
-        totalTokens: Swift.Int
+        totalTokens: Swift.Int,
+        inputTokenDetails: TranscriptTextUsageTokens.InputTokenDetails? = nil
     ) {
         self.inputTokens = inputTokens
         self.inputTokenDetails = inputTokenDetails
@@ -1553,6 +1760,10 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `TranscriptTextUsageTokens` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("tokens", forKey: .type)
@@ -1562,6 +1773,9 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
         self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("tokens", forKey: .type)
@@ -1580,7 +1794,7 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
         /// Number of audio tokens billed for this request.
         public var audioTokens: Swift.Int?
 
-        /// Creates a `InputTokenDetails`.
+        /// Creates a new `InputTokenDetails`.
         ///
         /// - Parameters:
         ///   - textTokens: Number of text tokens billed for this request.
@@ -1598,12 +1812,19 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
             case audioTokens = "audio_tokens"
         }
 
+        /// Decodes a `InputTokenDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
             self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.textTokens, forKey: .textTokens)
@@ -1627,7 +1848,7 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable {
     /// Speaker label for this segment. When known speakers are provided, the label matches `known_speaker_names[]`. Otherwise speakers are labeled sequentially using capital letters (`A`, `B`, ...).
     public var speaker: Swift.String
 
-    /// Creates a `TranscriptionDiarizedSegment`.
+    /// Creates a new `TranscriptionDiarizedSegment`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the segment.
@@ -1658,6 +1879,10 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `TranscriptionDiarizedSegment` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("transcript.text.segment", forKey: .type)
@@ -1668,6 +1893,9 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable {
         self.speaker = try container.decode(Swift.String.self, forKey: .speaker)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("transcript.text.segment", forKey: .type)
@@ -1679,12 +1907,16 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable {
     }
 }
 
+/// The `TranscriptionInclude` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionInclude`.
 public struct TranscriptionInclude: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `logprobs`
@@ -1698,13 +1930,11 @@ public struct TranscriptionLanguage: Codable, Hashable, Sendable {
     /// The code of a language detected in the audio.
     public var code: Swift.String
 
-    /// Creates a `TranscriptionLanguage`.
+    /// Creates a new `TranscriptionLanguage`.
     ///
     /// - Parameters:
     ///   - code: The code of a language detected in the audio.
-    public init(
-        code: Swift.String
-    ) {
+    public init(code: Swift.String) {
         self.code = code
     }
 
@@ -1712,17 +1942,26 @@ public struct TranscriptionLanguage: Codable, Hashable, Sendable {
         case code
     }
 
+    /// Decodes a `TranscriptionLanguage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.code = try container.decode(Swift.String.self, forKey: .code)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.code, forKey: .code)
     }
 }
 
+/// The `TranscriptionSegment` schema.
+///
 /// - Remark: Generated from `#/components/schemas/TranscriptionSegment`.
 public struct TranscriptionSegment: Codable, Hashable, Sendable {
     /// Unique identifier of the segment.
@@ -1746,7 +1985,7 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable {
     /// Probability of no speech in the segment. If the value is higher than 1.0 and the `avg_logprob` is below -1, consider this segment silent.
     public var noSpeechProb: Swift.Double
 
-    /// Creates a `TranscriptionSegment`.
+    /// Creates a new `TranscriptionSegment`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier of the segment.
@@ -1796,6 +2035,10 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable {
         case noSpeechProb = "no_speech_prob"
     }
 
+    /// Decodes a `TranscriptionSegment` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.Int.self, forKey: .id)
@@ -1810,6 +2053,9 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable {
         self.noSpeechProb = try container.decode(Swift.Double.self, forKey: .noSpeechProb)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -1825,6 +2071,8 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable {
     }
 }
 
+/// The `TranscriptionWord` schema.
+///
 /// - Remark: Generated from `#/components/schemas/TranscriptionWord`.
 public struct TranscriptionWord: Codable, Hashable, Sendable {
     /// The text content of the word.
@@ -1834,7 +2082,7 @@ public struct TranscriptionWord: Codable, Hashable, Sendable {
     /// End time of the word in seconds.
     public var end: Swift.Double
 
-    /// Creates a `TranscriptionWord`.
+    /// Creates a new `TranscriptionWord`.
     ///
     /// - Parameters:
     ///   - word: The text content of the word.
@@ -1856,6 +2104,10 @@ public struct TranscriptionWord: Codable, Hashable, Sendable {
         case end
     }
 
+    /// Decodes a `TranscriptionWord` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.word = try container.decode(Swift.String.self, forKey: .word)
@@ -1863,6 +2115,9 @@ public struct TranscriptionWord: Codable, Hashable, Sendable {
         self.end = try container.decode(Swift.Double.self, forKey: .end)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.word, forKey: .word)
@@ -1871,18 +2126,18 @@ public struct TranscriptionWord: Codable, Hashable, Sendable {
     }
 }
 
+/// The `UpdateVoiceConsentRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UpdateVoiceConsentRequest`.
 public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable {
     /// The updated label for this consent recording.
     public var name: Swift.String
 
-    /// Creates a `UpdateVoiceConsentRequest`.
+    /// Creates a new `UpdateVoiceConsentRequest`.
     ///
     /// - Parameters:
     ///   - name: The updated label for this consent recording.
-    public init(
-        name: Swift.String
-    ) {
+    public init(name: Swift.String) {
         self.name = name
     }
 
@@ -1890,17 +2145,26 @@ public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable {
         case name
     }
 
+    /// Decodes a `UpdateVoiceConsentRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
     }
 }
 
+/// The `VadConfig` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VadConfig`.
 public struct VadConfig: Codable, Hashable, Sendable {
     /// Amount of audio to include before the VAD detected speech (in
@@ -1915,7 +2179,7 @@ public struct VadConfig: Codable, Hashable, Sendable {
     /// thus might perform better in noisy environments.
     public var threshold: Swift.Double?
 
-    /// Creates a `VadConfig`.
+    /// Creates a new `VadConfig`.
     ///
     /// - Parameters:
     ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
@@ -1938,6 +2202,10 @@ public struct VadConfig: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `VadConfig` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("server_vad", forKey: .type)
@@ -1946,6 +2214,9 @@ public struct VadConfig: Codable, Hashable, Sendable {
         self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("server_vad", forKey: .type)
@@ -1955,13 +2226,16 @@ public struct VadConfig: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VoiceConsentDeletedResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VoiceConsentDeletedResource`.
 public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable {
     /// The consent recording identifier.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `VoiceConsentDeletedResource`.
+    /// Creates a new `VoiceConsentDeletedResource`.
     ///
     /// - Parameters:
     ///   - id: The consent recording identifier.
@@ -1980,6 +2254,10 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `VoiceConsentDeletedResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("audio.voice_consent", forKey: .object)
@@ -1987,6 +2265,9 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("audio.voice_consent", forKey: .object)
@@ -1995,25 +2276,31 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VoiceConsentListResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VoiceConsentListResource`.
 public struct VoiceConsentListResource: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [VoiceConsentResource]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `VoiceConsentListResource`.
+    /// Creates a new `VoiceConsentListResource`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [VoiceConsentResource],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -2029,6 +2316,10 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
+    /// Decodes a `VoiceConsentListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -2038,6 +2329,9 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, CursorPage 
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -2068,7 +2362,7 @@ public struct VoiceConsentResource: Codable, Hashable, Sendable {
     /// The Unix timestamp (in seconds) for when the consent recording was created.
     public var createdAt: Swift.Int
 
-    /// Creates a `VoiceConsentResource`.
+    /// Creates a new `VoiceConsentResource`.
     ///
     /// - Parameters:
     ///   - id: The consent recording identifier.
@@ -2095,6 +2389,10 @@ public struct VoiceConsentResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `VoiceConsentResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("audio.voice_consent", forKey: .object)
@@ -2104,6 +2402,9 @@ public struct VoiceConsentResource: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("audio.voice_consent", forKey: .object)
@@ -2125,7 +2426,7 @@ public struct VoiceResource: Codable, Hashable, Sendable {
     /// The Unix timestamp (in seconds) for when the voice was created.
     public var createdAt: Swift.Int
 
-    /// Creates a `VoiceResource`.
+    /// Creates a new `VoiceResource`.
     ///
     /// - Parameters:
     ///   - id: The voice identifier, which can be referenced in API endpoints.
@@ -2148,6 +2449,10 @@ public struct VoiceResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `VoiceResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("audio.voice", forKey: .object)
@@ -2156,6 +2461,9 @@ public struct VoiceResource: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("audio.voice", forKey: .object)

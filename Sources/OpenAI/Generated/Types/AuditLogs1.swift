@@ -15,6 +15,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
     public var effectiveAt: Swift.Int
     /// The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
     public var project: AuditLog.ProjectValue?
+    /// The `actor` member.
     public var actor: AuditLogActor?
     /// The details for events with this `type`.
     public var apiKeyCreated: AuditLog.APIKeyCreated?
@@ -127,7 +128,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     public var certificatesDeactivated: AuditLog.CertificatesDeactivated?
 
-    /// Creates a `AuditLog`.
+    /// Creates a new `AuditLog`.
     ///
     /// - Parameters:
     ///   - id: The ID of this log.
@@ -377,6 +378,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
         case certificatesDeactivated = "certificates.deactivated"
     }
 
+    /// Decodes a `AuditLog` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -441,6 +446,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
         self.certificatesDeactivated = try container.decodeIfPresent(AuditLog.CertificatesDeactivated.self, forKey: .certificatesDeactivated)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -514,7 +522,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The project title.
         public var name: Swift.String?
 
-        /// Creates a `ProjectValue`.
+        /// Creates a new `ProjectValue`.
         ///
         /// - Parameters:
         ///   - id: The project ID.
@@ -532,12 +540,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
+        /// Decodes a `ProjectValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -554,7 +569,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the API key.
         public var data: AuditLog.APIKeyCreated.DataValue?
 
-        /// Creates a `APIKeyCreated`.
+        /// Creates a new `APIKeyCreated`.
         ///
         /// - Parameters:
         ///   - id: The tracking ID of the API key.
@@ -572,12 +587,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `APIKeyCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.data = try container.decodeIfPresent(AuditLog.APIKeyCreated.DataValue.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -591,13 +613,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public var scopes: [Swift.String]?
 
-            /// Creates a `DataValue`.
+            /// Creates a new `DataValue`.
             ///
             /// - Parameters:
             ///   - scopes: A list of scopes allowed for the API key, e.g. `["api.model.request"]`
-            public init(
-                scopes: [Swift.String]? = nil
-            ) {
+            public init(scopes: [Swift.String]? = nil) {
                 self.scopes = scopes
             }
 
@@ -605,11 +625,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case scopes
             }
 
+            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.scopes = try container.decodeIfPresent([Swift.String].self, forKey: .scopes)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.scopes, forKey: .scopes)
@@ -626,7 +653,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the API key.
         public var changesRequested: AuditLog.APIKeyUpdated.ChangesRequested?
 
-        /// Creates a `APIKeyUpdated`.
+        /// Creates a new `APIKeyUpdated`.
         ///
         /// - Parameters:
         ///   - id: The tracking ID of the API key.
@@ -644,12 +671,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `APIKeyUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.changesRequested = try container.decodeIfPresent(AuditLog.APIKeyUpdated.ChangesRequested.self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -663,13 +697,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public var scopes: [Swift.String]?
 
-            /// Creates a `ChangesRequested`.
+            /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
             ///   - scopes: A list of scopes allowed for the API key, e.g. `["api.model.request"]`
-            public init(
-                scopes: [Swift.String]? = nil
-            ) {
+            public init(scopes: [Swift.String]? = nil) {
                 self.scopes = scopes
             }
 
@@ -677,11 +709,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case scopes
             }
 
+            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.scopes = try container.decodeIfPresent([Swift.String].self, forKey: .scopes)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.scopes, forKey: .scopes)
@@ -696,13 +735,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The tracking ID of the API key.
         public var id: Swift.String?
 
-        /// Creates a `APIKeyDeleted`.
+        /// Creates a new `APIKeyDeleted`.
         ///
         /// - Parameters:
         ///   - id: The tracking ID of the API key.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -710,11 +747,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `APIKeyDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -730,7 +774,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the checkpoint permission.
         public var data: AuditLog.CheckpointPermissionCreated.DataValue?
 
-        /// Creates a `CheckpointPermissionCreated`.
+        /// Creates a new `CheckpointPermissionCreated`.
         ///
         /// - Parameters:
         ///   - id: The ID of the checkpoint permission.
@@ -748,12 +792,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `CheckpointPermissionCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.data = try container.decodeIfPresent(AuditLog.CheckpointPermissionCreated.DataValue.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -769,7 +820,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The ID of the fine-tuned model checkpoint.
             public var fineTunedModelCheckpoint: Swift.String?
 
-            /// Creates a `DataValue`.
+            /// Creates a new `DataValue`.
             ///
             /// - Parameters:
             ///   - projectID: The ID of the project that the checkpoint permission was created for.
@@ -787,12 +838,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case fineTunedModelCheckpoint = "fine_tuned_model_checkpoint"
             }
 
+            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
                 self.fineTunedModelCheckpoint = try container.decodeIfPresent(Swift.String.self, forKey: .fineTunedModelCheckpoint)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.projectID, forKey: .projectID)
@@ -808,13 +866,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The ID of the checkpoint permission.
         public var id: Swift.String?
 
-        /// Creates a `CheckpointPermissionDeleted`.
+        /// Creates a new `CheckpointPermissionDeleted`.
         ///
         /// - Parameters:
         ///   - id: The ID of the checkpoint permission.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -822,11 +878,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `CheckpointPermissionDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -842,7 +905,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The configuration for the external key.
         public var data: [Swift.String: JSONValue]?
 
-        /// Creates a `ExternalKeyRegistered`.
+        /// Creates a new `ExternalKeyRegistered`.
         ///
         /// - Parameters:
         ///   - id: The ID of the external key configuration.
@@ -860,12 +923,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `ExternalKeyRegistered` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.data = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -880,13 +950,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The ID of the external key configuration.
         public var id: Swift.String?
 
-        /// Creates a `ExternalKeyRemoved`.
+        /// Creates a new `ExternalKeyRemoved`.
         ///
         /// - Parameters:
         ///   - id: The ID of the external key configuration.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -894,11 +962,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `ExternalKeyRemoved` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -914,7 +989,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// Information about the created group.
         public var data: AuditLog.GroupCreated.DataValue?
 
-        /// Creates a `GroupCreated`.
+        /// Creates a new `GroupCreated`.
         ///
         /// - Parameters:
         ///   - id: The ID of the group.
@@ -932,12 +1007,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `GroupCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.data = try container.decodeIfPresent(AuditLog.GroupCreated.DataValue.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -951,13 +1033,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The group name.
             public var groupName: Swift.String?
 
-            /// Creates a `DataValue`.
+            /// Creates a new `DataValue`.
             ///
             /// - Parameters:
             ///   - groupName: The group name.
-            public init(
-                groupName: Swift.String? = nil
-            ) {
+            public init(groupName: Swift.String? = nil) {
                 self.groupName = groupName
             }
 
@@ -965,11 +1045,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case groupName = "group_name"
             }
 
+            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.groupName = try container.decodeIfPresent(Swift.String.self, forKey: .groupName)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.groupName, forKey: .groupName)
@@ -986,7 +1073,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the group.
         public var changesRequested: AuditLog.GroupUpdated.ChangesRequested?
 
-        /// Creates a `GroupUpdated`.
+        /// Creates a new `GroupUpdated`.
         ///
         /// - Parameters:
         ///   - id: The ID of the group.
@@ -1004,12 +1091,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `GroupUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.changesRequested = try container.decodeIfPresent(AuditLog.GroupUpdated.ChangesRequested.self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1023,13 +1117,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The updated group name.
             public var groupName: Swift.String?
 
-            /// Creates a `ChangesRequested`.
+            /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
             ///   - groupName: The updated group name.
-            public init(
-                groupName: Swift.String? = nil
-            ) {
+            public init(groupName: Swift.String? = nil) {
                 self.groupName = groupName
             }
 
@@ -1037,11 +1129,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case groupName = "group_name"
             }
 
+            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.groupName = try container.decodeIfPresent(Swift.String.self, forKey: .groupName)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.groupName, forKey: .groupName)
@@ -1056,13 +1155,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The ID of the group.
         public var id: Swift.String?
 
-        /// Creates a `GroupDeleted`.
+        /// Creates a new `GroupDeleted`.
         ///
         /// - Parameters:
         ///   - id: The ID of the group.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -1070,11 +1167,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `GroupDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1088,13 +1192,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The ID of the SCIM was enabled for.
         public var id: Swift.String?
 
-        /// Creates a `ScimEnabled`.
+        /// Creates a new `ScimEnabled`.
         ///
         /// - Parameters:
         ///   - id: The ID of the SCIM was enabled for.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -1102,11 +1204,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `ScimEnabled` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1120,13 +1229,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The ID of the SCIM was disabled for.
         public var id: Swift.String?
 
-        /// Creates a `ScimDisabled`.
+        /// Creates a new `ScimDisabled`.
         ///
         /// - Parameters:
         ///   - id: The ID of the SCIM was disabled for.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -1134,11 +1241,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `ScimDisabled` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1154,7 +1268,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the invite.
         public var data: AuditLog.InviteSent.DataValue?
 
-        /// Creates a `InviteSent`.
+        /// Creates a new `InviteSent`.
         ///
         /// - Parameters:
         ///   - id: The ID of the invite.
@@ -1172,12 +1286,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `InviteSent` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.data = try container.decodeIfPresent(AuditLog.InviteSent.DataValue.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1193,7 +1314,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The role the email was invited to be. Is either `owner` or `member`.
             public var role: Swift.String?
 
-            /// Creates a `DataValue`.
+            /// Creates a new `DataValue`.
             ///
             /// - Parameters:
             ///   - email: The email invited to the organization.
@@ -1211,12 +1332,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
+            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
                 self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.email, forKey: .email)
@@ -1232,13 +1360,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The ID of the invite.
         public var id: Swift.String?
 
-        /// Creates a `InviteAccepted`.
+        /// Creates a new `InviteAccepted`.
         ///
         /// - Parameters:
         ///   - id: The ID of the invite.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -1246,11 +1372,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `InviteAccepted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1264,13 +1397,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The ID of the invite.
         public var id: Swift.String?
 
-        /// Creates a `InviteDeleted`.
+        /// Creates a new `InviteDeleted`.
         ///
         /// - Parameters:
         ///   - id: The ID of the invite.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -1278,11 +1409,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `InviteDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1300,7 +1438,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The IP addresses or CIDR ranges included in the configuration.
         public var allowedIps: [Swift.String]?
 
-        /// Creates a `IPAllowlistCreated`.
+        /// Creates a new `IPAllowlistCreated`.
         ///
         /// - Parameters:
         ///   - id: The ID of the IP allowlist configuration.
@@ -1322,6 +1460,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case allowedIps = "allowed_ips"
         }
 
+        /// Decodes a `IPAllowlistCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -1329,6 +1471,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.allowedIps = try container.decodeIfPresent([Swift.String].self, forKey: .allowedIps)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1346,7 +1491,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The updated set of IP addresses or CIDR ranges in the configuration.
         public var allowedIps: [Swift.String]?
 
-        /// Creates a `IPAllowlistUpdated`.
+        /// Creates a new `IPAllowlistUpdated`.
         ///
         /// - Parameters:
         ///   - id: The ID of the IP allowlist configuration.
@@ -1364,12 +1509,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case allowedIps = "allowed_ips"
         }
 
+        /// Decodes a `IPAllowlistUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.allowedIps = try container.decodeIfPresent([Swift.String].self, forKey: .allowedIps)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1388,7 +1540,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The IP addresses or CIDR ranges that were in the configuration.
         public var allowedIps: [Swift.String]?
 
-        /// Creates a `IPAllowlistDeleted`.
+        /// Creates a new `IPAllowlistDeleted`.
         ///
         /// - Parameters:
         ///   - id: The ID of the IP allowlist configuration.
@@ -1410,6 +1562,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case allowedIps = "allowed_ips"
         }
 
+        /// Decodes a `IPAllowlistDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -1417,6 +1573,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.allowedIps = try container.decodeIfPresent([Swift.String].self, forKey: .allowedIps)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1432,13 +1591,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The configurations that were activated.
         public var configs: [AuditLog.IPAllowlistConfigActivated.Config]?
 
-        /// Creates a `IPAllowlistConfigActivated`.
+        /// Creates a new `IPAllowlistConfigActivated`.
         ///
         /// - Parameters:
         ///   - configs: The configurations that were activated.
-        public init(
-            configs: [AuditLog.IPAllowlistConfigActivated.Config]? = nil
-        ) {
+        public init(configs: [AuditLog.IPAllowlistConfigActivated.Config]? = nil) {
             self.configs = configs
         }
 
@@ -1446,16 +1603,25 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case configs
         }
 
+        /// Decodes a `IPAllowlistConfigActivated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.configs = try container.decodeIfPresent([AuditLog.IPAllowlistConfigActivated.Config].self, forKey: .configs)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.configs, forKey: .configs)
         }
 
+        /// The `items` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated/properties/configs/items`.
         public struct Config: Codable, Hashable, Sendable {
             /// The ID of the IP allowlist configuration.
@@ -1463,7 +1629,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The name of the IP allowlist configuration.
             public var name: Swift.String?
 
-            /// Creates a `Config`.
+            /// Creates a new `Config`.
             ///
             /// - Parameters:
             ///   - id: The ID of the IP allowlist configuration.
@@ -1481,12 +1647,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
+            /// Decodes a `Config` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
                 self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.id, forKey: .id)
@@ -1502,13 +1675,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The configurations that were deactivated.
         public var configs: [AuditLog.IPAllowlistConfigDeactivated.Config]?
 
-        /// Creates a `IPAllowlistConfigDeactivated`.
+        /// Creates a new `IPAllowlistConfigDeactivated`.
         ///
         /// - Parameters:
         ///   - configs: The configurations that were deactivated.
-        public init(
-            configs: [AuditLog.IPAllowlistConfigDeactivated.Config]? = nil
-        ) {
+        public init(configs: [AuditLog.IPAllowlistConfigDeactivated.Config]? = nil) {
             self.configs = configs
         }
 
@@ -1516,16 +1687,25 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case configs
         }
 
+        /// Decodes a `IPAllowlistConfigDeactivated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.configs = try container.decodeIfPresent([AuditLog.IPAllowlistConfigDeactivated.Config].self, forKey: .configs)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.configs, forKey: .configs)
         }
 
+        /// The `items` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated/properties/configs/items`.
         public struct Config: Codable, Hashable, Sendable {
             /// The ID of the IP allowlist configuration.
@@ -1533,7 +1713,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The name of the IP allowlist configuration.
             public var name: Swift.String?
 
-            /// Creates a `Config`.
+            /// Creates a new `Config`.
             ///
             /// - Parameters:
             ///   - id: The ID of the IP allowlist configuration.
@@ -1551,12 +1731,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
+            /// Decodes a `Config` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
                 self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.id, forKey: .id)
@@ -1574,7 +1761,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The error message of the failure.
         public var errorMessage: Swift.String?
 
-        /// Creates a `LoginFailed`.
+        /// Creates a new `LoginFailed`.
         ///
         /// - Parameters:
         ///   - errorCode: The error code of the failure.
@@ -1592,12 +1779,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case errorMessage = "error_message"
         }
 
+        /// Decodes a `LoginFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.errorCode = try container.decodeIfPresent(Swift.String.self, forKey: .errorCode)
             self.errorMessage = try container.decodeIfPresent(Swift.String.self, forKey: .errorMessage)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.errorCode, forKey: .errorCode)
@@ -1614,7 +1808,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The error message of the failure.
         public var errorMessage: Swift.String?
 
-        /// Creates a `LogoutFailed`.
+        /// Creates a new `LogoutFailed`.
         ///
         /// - Parameters:
         ///   - errorCode: The error code of the failure.
@@ -1632,12 +1826,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case errorMessage = "error_message"
         }
 
+        /// Decodes a `LogoutFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.errorCode = try container.decodeIfPresent(Swift.String.self, forKey: .errorCode)
             self.errorMessage = try container.decodeIfPresent(Swift.String.self, forKey: .errorMessage)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.errorCode, forKey: .errorCode)
@@ -1654,7 +1855,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the organization settings.
         public var changesRequested: AuditLog.OrganizationUpdated.ChangesRequested?
 
-        /// Creates a `OrganizationUpdated`.
+        /// Creates a new `OrganizationUpdated`.
         ///
         /// - Parameters:
         ///   - id: The organization ID.
@@ -1672,12 +1873,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `OrganizationUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.changesRequested = try container.decodeIfPresent(AuditLog.OrganizationUpdated.ChangesRequested.self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1703,7 +1911,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The list of project ids if api_call_logging is set to `enabled_for_selected_projects`
             public var apiCallLoggingProjectIDs: Swift.String?
 
-            /// Creates a `ChangesRequested`.
+            /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
             ///   - title: The organization title.
@@ -1741,6 +1949,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case apiCallLoggingProjectIDs = "api_call_logging_project_ids"
             }
 
+            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.title = try container.decodeIfPresent(Swift.String.self, forKey: .title)
@@ -1752,6 +1964,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 self.apiCallLoggingProjectIDs = try container.decodeIfPresent(Swift.String.self, forKey: .apiCallLoggingProjectIDs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.title, forKey: .title)
@@ -1774,7 +1989,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the project.
         public var data: AuditLog.ProjectCreated.DataValue?
 
-        /// Creates a `ProjectCreated`.
+        /// Creates a new `ProjectCreated`.
         ///
         /// - Parameters:
         ///   - id: The project ID.
@@ -1792,12 +2007,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `ProjectCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.data = try container.decodeIfPresent(AuditLog.ProjectCreated.DataValue.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1813,7 +2035,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The title of the project as seen on the dashboard.
             public var title: Swift.String?
 
-            /// Creates a `DataValue`.
+            /// Creates a new `DataValue`.
             ///
             /// - Parameters:
             ///   - name: The project name.
@@ -1831,12 +2053,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case title
             }
 
+            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
                 self.title = try container.decodeIfPresent(Swift.String.self, forKey: .title)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.name, forKey: .name)
@@ -1854,7 +2083,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the project.
         public var changesRequested: AuditLog.ProjectUpdated.ChangesRequested?
 
-        /// Creates a `ProjectUpdated`.
+        /// Creates a new `ProjectUpdated`.
         ///
         /// - Parameters:
         ///   - id: The project ID.
@@ -1872,12 +2101,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `ProjectUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.changesRequested = try container.decodeIfPresent(AuditLog.ProjectUpdated.ChangesRequested.self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1891,13 +2127,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The title of the project as seen on the dashboard.
             public var title: Swift.String?
 
-            /// Creates a `ChangesRequested`.
+            /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
             ///   - title: The title of the project as seen on the dashboard.
-            public init(
-                title: Swift.String? = nil
-            ) {
+            public init(title: Swift.String? = nil) {
                 self.title = title
             }
 
@@ -1905,11 +2139,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case title
             }
 
+            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.title = try container.decodeIfPresent(Swift.String.self, forKey: .title)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.title, forKey: .title)
@@ -1924,13 +2165,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The project ID.
         public var id: Swift.String?
 
-        /// Creates a `ProjectArchived`.
+        /// Creates a new `ProjectArchived`.
         ///
         /// - Parameters:
         ///   - id: The project ID.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -1938,11 +2177,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `ProjectArchived` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1956,13 +2202,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The project ID.
         public var id: Swift.String?
 
-        /// Creates a `ProjectDeleted`.
+        /// Creates a new `ProjectDeleted`.
         ///
         /// - Parameters:
         ///   - id: The project ID.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -1970,11 +2214,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `ProjectDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -1990,7 +2241,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the rate limits.
         public var changesRequested: AuditLog.RateLimitUpdated.ChangesRequested?
 
-        /// Creates a `RateLimitUpdated`.
+        /// Creates a new `RateLimitUpdated`.
         ///
         /// - Parameters:
         ///   - id: The rate limit ID
@@ -2008,12 +2259,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `RateLimitUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.changesRequested = try container.decodeIfPresent(AuditLog.RateLimitUpdated.ChangesRequested.self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2037,7 +2295,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The maximum batch input tokens per day. Only relevant for certain models.
             public var batch1DayMaxInputTokens: Swift.Int?
 
-            /// Creates a `ChangesRequested`.
+            /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
             ///   - maxRequestsPer1Minute: The maximum requests per minute.
@@ -2071,6 +2329,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case batch1DayMaxInputTokens = "batch_1_day_max_input_tokens"
             }
 
+            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.maxRequestsPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxRequestsPer1Minute)
@@ -2081,6 +2343,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 self.batch1DayMaxInputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .batch1DayMaxInputTokens)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.maxRequestsPer1Minute, forKey: .maxRequestsPer1Minute)
@@ -2100,13 +2365,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The rate limit ID
         public var id: Swift.String?
 
-        /// Creates a `RateLimitDeleted`.
+        /// Creates a new `RateLimitDeleted`.
         ///
         /// - Parameters:
         ///   - id: The rate limit ID
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -2114,11 +2377,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `RateLimitDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2140,7 +2410,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The resource the role is scoped to.
         public var resourceID: Swift.String?
 
-        /// Creates a `RoleCreated`.
+        /// Creates a new `RoleCreated`.
         ///
         /// - Parameters:
         ///   - id: The role ID.
@@ -2170,6 +2440,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case resourceID = "resource_id"
         }
 
+        /// Decodes a `RoleCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -2179,6 +2453,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.resourceID = try container.decodeIfPresent(Swift.String.self, forKey: .resourceID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2198,7 +2475,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the role.
         public var changesRequested: AuditLog.RoleUpdated.ChangesRequested?
 
-        /// Creates a `RoleUpdated`.
+        /// Creates a new `RoleUpdated`.
         ///
         /// - Parameters:
         ///   - id: The role ID.
@@ -2216,12 +2493,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `RoleUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.changesRequested = try container.decodeIfPresent(AuditLog.RoleUpdated.ChangesRequested.self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2247,7 +2531,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// Additional metadata stored on the role.
             public var metadata: [Swift.String: JSONValue]?
 
-            /// Creates a `ChangesRequested`.
+            /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
             ///   - roleName: The updated role name, when provided.
@@ -2285,6 +2569,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case metadata
             }
 
+            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.roleName = try container.decodeIfPresent(Swift.String.self, forKey: .roleName)
@@ -2296,6 +2584,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.roleName, forKey: .roleName)
@@ -2316,13 +2607,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The role ID.
         public var id: Swift.String?
 
-        /// Creates a `RoleDeleted`.
+        /// Creates a new `RoleDeleted`.
         ///
         /// - Parameters:
         ///   - id: The role ID.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -2330,11 +2619,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `RoleDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2356,7 +2652,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The type of resource the role assignment is scoped to.
         public var resourceType: Swift.String?
 
-        /// Creates a `RoleAssignmentCreated`.
+        /// Creates a new `RoleAssignmentCreated`.
         ///
         /// - Parameters:
         ///   - id: The identifier of the role assignment.
@@ -2386,6 +2682,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case resourceType = "resource_type"
         }
 
+        /// Decodes a `RoleAssignmentCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -2395,6 +2695,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.resourceType = try container.decodeIfPresent(Swift.String.self, forKey: .resourceType)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2420,7 +2723,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The type of resource the role assignment was scoped to.
         public var resourceType: Swift.String?
 
-        /// Creates a `RoleAssignmentDeleted`.
+        /// Creates a new `RoleAssignmentDeleted`.
         ///
         /// - Parameters:
         ///   - id: The identifier of the role assignment.
@@ -2450,6 +2753,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case resourceType = "resource_type"
         }
 
+        /// Decodes a `RoleAssignmentDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -2459,6 +2766,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.resourceType = try container.decodeIfPresent(Swift.String.self, forKey: .resourceType)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2494,7 +2804,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The connector role mutation path that produced the event.
         public var source: AuditLog.RoleBoundToResource.Source?
 
-        /// Creates a `RoleBoundToResource`.
+        /// Creates a new `RoleBoundToResource`.
         ///
         /// - Parameters:
         ///   - id: The ID of the resource the role was bound to. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
@@ -2544,6 +2854,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case source
         }
 
+        /// Decodes a `RoleBoundToResource` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -2558,6 +2872,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.source = try container.decodeIfPresent(AuditLog.RoleBoundToResource.Source.self, forKey: .source)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2578,8 +2895,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.bound_to_resource/properties/source`.
         public struct Source: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `role_toggle`
@@ -2624,7 +2943,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The connector role mutation path that produced the event.
         public var source: AuditLog.RoleUnboundFromResource.Source?
 
-        /// Creates a `RoleUnboundFromResource`.
+        /// Creates a new `RoleUnboundFromResource`.
         ///
         /// - Parameters:
         ///   - id: The ID of the resource the role was unbound from. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
@@ -2674,6 +2993,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case source
         }
 
+        /// Decodes a `RoleUnboundFromResource` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -2688,6 +3011,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.source = try container.decodeIfPresent(AuditLog.RoleUnboundFromResource.Source.self, forKey: .source)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2708,8 +3034,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.unbound_from_resource/properties/source`.
         public struct Source: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `role_toggle`
@@ -2738,7 +3066,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the service account.
         public var data: AuditLog.ServiceAccountCreated.DataValue?
 
-        /// Creates a `ServiceAccountCreated`.
+        /// Creates a new `ServiceAccountCreated`.
         ///
         /// - Parameters:
         ///   - id: The service account ID.
@@ -2756,12 +3084,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `ServiceAccountCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.data = try container.decodeIfPresent(AuditLog.ServiceAccountCreated.DataValue.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2775,13 +3110,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The role of the service account. Is either `owner` or `member`.
             public var role: Swift.String?
 
-            /// Creates a `DataValue`.
+            /// Creates a new `DataValue`.
             ///
             /// - Parameters:
             ///   - role: The role of the service account. Is either `owner` or `member`.
-            public init(
-                role: Swift.String? = nil
-            ) {
+            public init(role: Swift.String? = nil) {
                 self.role = role
             }
 
@@ -2789,11 +3122,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
+            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.role, forKey: .role)
@@ -2810,7 +3150,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to updated the service account.
         public var changesRequested: AuditLog.ServiceAccountUpdated.ChangesRequested?
 
-        /// Creates a `ServiceAccountUpdated`.
+        /// Creates a new `ServiceAccountUpdated`.
         ///
         /// - Parameters:
         ///   - id: The service account ID.
@@ -2828,12 +3168,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `ServiceAccountUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.changesRequested = try container.decodeIfPresent(AuditLog.ServiceAccountUpdated.ChangesRequested.self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2847,13 +3194,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The role of the service account. Is either `owner` or `member`.
             public var role: Swift.String?
 
-            /// Creates a `ChangesRequested`.
+            /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
             ///   - role: The role of the service account. Is either `owner` or `member`.
-            public init(
-                role: Swift.String? = nil
-            ) {
+            public init(role: Swift.String? = nil) {
                 self.role = role
             }
 
@@ -2861,11 +3206,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
+            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.role, forKey: .role)
@@ -2880,13 +3232,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The service account ID.
         public var id: Swift.String?
 
-        /// Creates a `ServiceAccountDeleted`.
+        /// Creates a new `ServiceAccountDeleted`.
         ///
         /// - Parameters:
         ///   - id: The service account ID.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -2894,11 +3244,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `ServiceAccountDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2914,7 +3271,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the workload identity provider.
         public var data: [Swift.String: JSONValue]?
 
-        /// Creates a `WorkloadIdentityProviderCreated`.
+        /// Creates a new `WorkloadIdentityProviderCreated`.
         ///
         /// - Parameters:
         ///   - id: The workload identity provider ID.
@@ -2932,12 +3289,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `WorkloadIdentityProviderCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.data = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2954,7 +3318,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the workload identity provider.
         public var changesRequested: [Swift.String: JSONValue]?
 
-        /// Creates a `WorkloadIdentityProviderUpdated`.
+        /// Creates a new `WorkloadIdentityProviderUpdated`.
         ///
         /// - Parameters:
         ///   - id: The workload identity provider ID.
@@ -2972,12 +3336,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `WorkloadIdentityProviderUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.changesRequested = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -2994,7 +3365,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The workload identity provider name.
         public var name: Swift.String?
 
-        /// Creates a `WorkloadIdentityProviderDeleted`.
+        /// Creates a new `WorkloadIdentityProviderDeleted`.
         ///
         /// - Parameters:
         ///   - id: The workload identity provider ID.
@@ -3012,12 +3383,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
+        /// Decodes a `WorkloadIdentityProviderDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3036,7 +3414,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the workload identity provider mapping.
         public var data: [Swift.String: JSONValue]?
 
-        /// Creates a `WorkloadIdentityProviderMappingCreated`.
+        /// Creates a new `WorkloadIdentityProviderMappingCreated`.
         ///
         /// - Parameters:
         ///   - id: The workload identity provider mapping ID.
@@ -3058,6 +3436,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `WorkloadIdentityProviderMappingCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -3065,6 +3447,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.data = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3084,7 +3469,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the workload identity provider mapping.
         public var changesRequested: [Swift.String: JSONValue]?
 
-        /// Creates a `WorkloadIdentityProviderMappingUpdated`.
+        /// Creates a new `WorkloadIdentityProviderMappingUpdated`.
         ///
         /// - Parameters:
         ///   - id: The workload identity provider mapping ID.
@@ -3106,6 +3491,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `WorkloadIdentityProviderMappingUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -3113,6 +3502,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.changesRequested = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3134,7 +3526,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The mapped service account ID.
         public var serviceAccountID: Swift.String?
 
-        /// Creates a `WorkloadIdentityProviderMappingDeleted`.
+        /// Creates a new `WorkloadIdentityProviderMappingDeleted`.
         ///
         /// - Parameters:
         ///   - id: The workload identity provider mapping ID.
@@ -3160,6 +3552,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case serviceAccountID = "service_account_id"
         }
 
+        /// Decodes a `WorkloadIdentityProviderMappingDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -3168,6 +3564,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.serviceAccountID = try container.decodeIfPresent(Swift.String.self, forKey: .serviceAccountID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3186,7 +3585,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to add the user to the project.
         public var data: AuditLog.UserAdded.DataValue?
 
-        /// Creates a `UserAdded`.
+        /// Creates a new `UserAdded`.
         ///
         /// - Parameters:
         ///   - id: The user ID.
@@ -3204,12 +3603,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `UserAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.data = try container.decodeIfPresent(AuditLog.UserAdded.DataValue.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3223,13 +3629,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The role of the user. Is either `owner` or `member`.
             public var role: Swift.String?
 
-            /// Creates a `DataValue`.
+            /// Creates a new `DataValue`.
             ///
             /// - Parameters:
             ///   - role: The role of the user. Is either `owner` or `member`.
-            public init(
-                role: Swift.String? = nil
-            ) {
+            public init(role: Swift.String? = nil) {
                 self.role = role
             }
 
@@ -3237,11 +3641,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
+            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.role, forKey: .role)
@@ -3258,7 +3669,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the user.
         public var changesRequested: AuditLog.UserUpdated.ChangesRequested?
 
-        /// Creates a `UserUpdated`.
+        /// Creates a new `UserUpdated`.
         ///
         /// - Parameters:
         ///   - id: The project ID.
@@ -3276,12 +3687,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
+        /// Decodes a `UserUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.changesRequested = try container.decodeIfPresent(AuditLog.UserUpdated.ChangesRequested.self, forKey: .changesRequested)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3295,13 +3713,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The role of the user. Is either `owner` or `member`.
             public var role: Swift.String?
 
-            /// Creates a `ChangesRequested`.
+            /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
             ///   - role: The role of the user. Is either `owner` or `member`.
-            public init(
-                role: Swift.String? = nil
-            ) {
+            public init(role: Swift.String? = nil) {
                 self.role = role
             }
 
@@ -3309,11 +3725,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
+            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.role, forKey: .role)
@@ -3328,13 +3751,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The user ID.
         public var id: Swift.String?
 
-        /// Creates a `UserDeleted`.
+        /// Creates a new `UserDeleted`.
         ///
         /// - Parameters:
         ///   - id: The user ID.
-        public init(
-            id: Swift.String? = nil
-        ) {
+        public init(id: Swift.String? = nil) {
             self.id = id
         }
 
@@ -3342,11 +3763,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `UserDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3362,7 +3790,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The name of the certificate.
         public var name: Swift.String?
 
-        /// Creates a `CertificateCreated`.
+        /// Creates a new `CertificateCreated`.
         ///
         /// - Parameters:
         ///   - id: The certificate ID.
@@ -3380,12 +3808,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
+        /// Decodes a `CertificateCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3402,7 +3837,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The name of the certificate.
         public var name: Swift.String?
 
-        /// Creates a `CertificateUpdated`.
+        /// Creates a new `CertificateUpdated`.
         ///
         /// - Parameters:
         ///   - id: The certificate ID.
@@ -3420,12 +3855,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
+        /// Decodes a `CertificateUpdated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
             self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3444,7 +3886,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The certificate content in PEM format.
         public var certificate: Swift.String?
 
-        /// Creates a `CertificateDeleted`.
+        /// Creates a new `CertificateDeleted`.
         ///
         /// - Parameters:
         ///   - id: The certificate ID.
@@ -3466,6 +3908,10 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case certificate
         }
 
+        /// Decodes a `CertificateDeleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -3473,6 +3919,9 @@ public struct AuditLog: Codable, Hashable, Sendable {
             self.certificate = try container.decodeIfPresent(Swift.String.self, forKey: .certificate)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.id, forKey: .id)
@@ -3485,15 +3934,14 @@ public struct AuditLog: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated`.
     public struct CertificatesActivated: Codable, Hashable, Sendable {
+        /// The `certificates` member.
         public var certificates: [AuditLog.CertificatesActivated.CertificateValue]?
 
-        /// Creates a `CertificatesActivated`.
+        /// Creates a new `CertificatesActivated`.
         ///
         /// - Parameters:
         ///   - certificates: The `certificates` member.
-        public init(
-            certificates: [AuditLog.CertificatesActivated.CertificateValue]? = nil
-        ) {
+        public init(certificates: [AuditLog.CertificatesActivated.CertificateValue]? = nil) {
             self.certificates = certificates
         }
 
@@ -3501,16 +3949,25 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case certificates
         }
 
+        /// Decodes a `CertificatesActivated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.certificates = try container.decodeIfPresent([AuditLog.CertificatesActivated.CertificateValue].self, forKey: .certificates)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.certificates, forKey: .certificates)
         }
 
+        /// The `items` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated/properties/certificates/items`.
         public struct CertificateValue: Codable, Hashable, Sendable {
             /// The certificate ID.
@@ -3518,7 +3975,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The name of the certificate.
             public var name: Swift.String?
 
-            /// Creates a `CertificateValue`.
+            /// Creates a new `CertificateValue`.
             ///
             /// - Parameters:
             ///   - id: The certificate ID.
@@ -3536,12 +3993,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
+            /// Decodes a `CertificateValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
                 self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.id, forKey: .id)
@@ -3554,15 +4018,14 @@ public struct AuditLog: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated`.
     public struct CertificatesDeactivated: Codable, Hashable, Sendable {
+        /// The `certificates` member.
         public var certificates: [AuditLog.CertificatesDeactivated.CertificateValue]?
 
-        /// Creates a `CertificatesDeactivated`.
+        /// Creates a new `CertificatesDeactivated`.
         ///
         /// - Parameters:
         ///   - certificates: The `certificates` member.
-        public init(
-            certificates: [AuditLog.CertificatesDeactivated.CertificateValue]? = nil
-        ) {
+        public init(certificates: [AuditLog.CertificatesDeactivated.CertificateValue]? = nil) {
             self.certificates = certificates
         }
 
@@ -3570,16 +4033,25 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case certificates
         }
 
+        /// Decodes a `CertificatesDeactivated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.certificates = try container.decodeIfPresent([AuditLog.CertificatesDeactivated.CertificateValue].self, forKey: .certificates)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.certificates, forKey: .certificates)
         }
 
+        /// The `items` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated/properties/certificates/items`.
         public struct CertificateValue: Codable, Hashable, Sendable {
             /// The certificate ID.
@@ -3587,7 +4059,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             /// The name of the certificate.
             public var name: Swift.String?
 
-            /// Creates a `CertificateValue`.
+            /// Creates a new `CertificateValue`.
             ///
             /// - Parameters:
             ///   - id: The certificate ID.
@@ -3605,267 +4077,24 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
+            /// Decodes a `CertificateValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
                 self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.id, forKey: .id)
                 try container.encodeIfPresent(self.name, forKey: .name)
             }
         }
-    }
-}
-
-/// The actor who performed the audit logged action.
-///
-/// - Remark: Generated from `#/components/schemas/AuditLogActor`.
-public struct AuditLogActor: Codable, Hashable, Sendable {
-    /// The type of actor. Is either `session` or `api_key`.
-    public var type: AuditLogActor.TypeValue?
-    /// The session in which the audit logged action was performed.
-    public var session: AuditLogActorSession?
-    /// The API Key used to perform the audit logged action.
-    public var apiKey: AuditLogActorAPIKey?
-
-    /// Creates a `AuditLogActor`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of actor. Is either `session` or `api_key`.
-    ///   - session: The session in which the audit logged action was performed.
-    ///   - apiKey: The API Key used to perform the audit logged action.
-    public init(
-        type: AuditLogActor.TypeValue? = nil,
-        session: AuditLogActorSession? = nil,
-        apiKey: AuditLogActorAPIKey? = nil
-    ) {
-        self.type = type
-        self.session = session
-        self.apiKey = apiKey
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case session
-        case apiKey = "api_key"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decodeIfPresent(AuditLogActor.TypeValue.self, forKey: .type)
-        self.session = try container.decodeIfPresent(AuditLogActorSession.self, forKey: .session)
-        self.apiKey = try container.decodeIfPresent(AuditLogActorAPIKey.self, forKey: .apiKey)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.type, forKey: .type)
-        try container.encodeIfPresent(self.session, forKey: .session)
-        try container.encodeIfPresent(self.apiKey, forKey: .apiKey)
-    }
-
-    /// The type of actor. Is either `session` or `api_key`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLogActor/properties/type`.
-    public struct TypeValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `session`
-        public static var session: Self { Self(rawValue: "session") }
-
-        /// `api_key`
-        public static var apiKey: Self { Self(rawValue: "api_key") }
-    }
-}
-
-/// The API Key used to perform the audit logged action.
-///
-/// - Remark: Generated from `#/components/schemas/AuditLogActorApiKey`.
-public struct AuditLogActorAPIKey: Codable, Hashable, Sendable {
-    /// The tracking id of the API key.
-    public var id: Swift.String?
-    /// The type of API key. Can be either `user` or `service_account`.
-    public var type: AuditLogActorAPIKey.TypeValue?
-    /// The user who performed the audit logged action.
-    public var user: AuditLogActorUser?
-    /// The service account that performed the audit logged action.
-    public var serviceAccount: AuditLogActorServiceAccount?
-
-    /// Creates a `AuditLogActorAPIKey`.
-    ///
-    /// - Parameters:
-    ///   - id: The tracking id of the API key.
-    ///   - type: The type of API key. Can be either `user` or `service_account`.
-    ///   - user: The user who performed the audit logged action.
-    ///   - serviceAccount: The service account that performed the audit logged action.
-    public init(
-        id: Swift.String? = nil,
-        type: AuditLogActorAPIKey.TypeValue? = nil,
-        user: AuditLogActorUser? = nil,
-        serviceAccount: AuditLogActorServiceAccount? = nil
-    ) {
-        self.id = id
-        self.type = type
-        self.user = user
-        self.serviceAccount = serviceAccount
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case type
-        case user
-        case serviceAccount = "service_account"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.type = try container.decodeIfPresent(AuditLogActorAPIKey.TypeValue.self, forKey: .type)
-        self.user = try container.decodeIfPresent(AuditLogActorUser.self, forKey: .user)
-        self.serviceAccount = try container.decodeIfPresent(AuditLogActorServiceAccount.self, forKey: .serviceAccount)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.type, forKey: .type)
-        try container.encodeIfPresent(self.user, forKey: .user)
-        try container.encodeIfPresent(self.serviceAccount, forKey: .serviceAccount)
-    }
-
-    /// The type of API key. Can be either `user` or `service_account`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AuditLogActorApiKey/properties/type`.
-    public struct TypeValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `user`
-        public static var user: Self { Self(rawValue: "user") }
-
-        /// `service_account`
-        public static var serviceAccount: Self { Self(rawValue: "service_account") }
-    }
-}
-
-/// The service account that performed the audit logged action.
-///
-/// - Remark: Generated from `#/components/schemas/AuditLogActorServiceAccount`.
-public struct AuditLogActorServiceAccount: Codable, Hashable, Sendable {
-    /// The service account id.
-    public var id: Swift.String?
-
-    /// Creates a `AuditLogActorServiceAccount`.
-    ///
-    /// - Parameters:
-    ///   - id: The service account id.
-    public init(
-        id: Swift.String? = nil
-    ) {
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.id, forKey: .id)
-    }
-}
-
-/// The session in which the audit logged action was performed.
-///
-/// - Remark: Generated from `#/components/schemas/AuditLogActorSession`.
-public struct AuditLogActorSession: Codable, Hashable, Sendable {
-    /// The user who performed the audit logged action.
-    public var user: AuditLogActorUser?
-    /// The IP address from which the action was performed.
-    public var ipAddress: Swift.String?
-
-    /// Creates a `AuditLogActorSession`.
-    ///
-    /// - Parameters:
-    ///   - user: The user who performed the audit logged action.
-    ///   - ipAddress: The IP address from which the action was performed.
-    public init(
-        user: AuditLogActorUser? = nil,
-        ipAddress: Swift.String? = nil
-    ) {
-        self.user = user
-        self.ipAddress = ipAddress
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case user
-        case ipAddress = "ip_address"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.user = try container.decodeIfPresent(AuditLogActorUser.self, forKey: .user)
-        self.ipAddress = try container.decodeIfPresent(Swift.String.self, forKey: .ipAddress)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.user, forKey: .user)
-        try container.encodeIfPresent(self.ipAddress, forKey: .ipAddress)
-    }
-}
-
-/// The user who performed the audit logged action.
-///
-/// - Remark: Generated from `#/components/schemas/AuditLogActorUser`.
-public struct AuditLogActorUser: Codable, Hashable, Sendable {
-    /// The user id.
-    public var id: Swift.String?
-    /// The user email.
-    public var email: Swift.String?
-
-    /// Creates a `AuditLogActorUser`.
-    ///
-    /// - Parameters:
-    ///   - id: The user id.
-    ///   - email: The user email.
-    public init(
-        id: Swift.String? = nil,
-        email: Swift.String? = nil
-    ) {
-        self.id = id
-        self.email = email
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case email
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.email, forKey: .email)
     }
 }

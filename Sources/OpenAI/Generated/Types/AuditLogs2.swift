@@ -3,14 +3,303 @@
 
 import Foundation
 
+/// The actor who performed the audit logged action.
+///
+/// - Remark: Generated from `#/components/schemas/AuditLogActor`.
+public struct AuditLogActor: Codable, Hashable, Sendable {
+    /// The type of actor. Is either `session` or `api_key`.
+    public var type: AuditLogActor.TypeValue?
+    /// The session in which the audit logged action was performed.
+    public var session: AuditLogActorSession?
+    /// The API Key used to perform the audit logged action.
+    public var apiKey: AuditLogActorAPIKey?
+
+    /// Creates a new `AuditLogActor`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of actor. Is either `session` or `api_key`.
+    ///   - session: The session in which the audit logged action was performed.
+    ///   - apiKey: The API Key used to perform the audit logged action.
+    public init(
+        type: AuditLogActor.TypeValue? = nil,
+        session: AuditLogActorSession? = nil,
+        apiKey: AuditLogActorAPIKey? = nil
+    ) {
+        self.type = type
+        self.session = session
+        self.apiKey = apiKey
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+        case session
+        case apiKey = "api_key"
+    }
+
+    /// Decodes a `AuditLogActor` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.type = try container.decodeIfPresent(AuditLogActor.TypeValue.self, forKey: .type)
+        self.session = try container.decodeIfPresent(AuditLogActorSession.self, forKey: .session)
+        self.apiKey = try container.decodeIfPresent(AuditLogActorAPIKey.self, forKey: .apiKey)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.type, forKey: .type)
+        try container.encodeIfPresent(self.session, forKey: .session)
+        try container.encodeIfPresent(self.apiKey, forKey: .apiKey)
+    }
+
+    /// The type of actor. Is either `session` or `api_key`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLogActor/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `session`
+        public static var session: Self { Self(rawValue: "session") }
+
+        /// `api_key`
+        public static var apiKey: Self { Self(rawValue: "api_key") }
+    }
+}
+
+/// The API Key used to perform the audit logged action.
+///
+/// - Remark: Generated from `#/components/schemas/AuditLogActorApiKey`.
+public struct AuditLogActorAPIKey: Codable, Hashable, Sendable {
+    /// The tracking id of the API key.
+    public var id: Swift.String?
+    /// The type of API key. Can be either `user` or `service_account`.
+    public var type: AuditLogActorAPIKey.TypeValue?
+    /// The user who performed the audit logged action.
+    public var user: AuditLogActorUser?
+    /// The service account that performed the audit logged action.
+    public var serviceAccount: AuditLogActorServiceAccount?
+
+    /// Creates a new `AuditLogActorAPIKey`.
+    ///
+    /// - Parameters:
+    ///   - id: The tracking id of the API key.
+    ///   - type: The type of API key. Can be either `user` or `service_account`.
+    ///   - user: The user who performed the audit logged action.
+    ///   - serviceAccount: The service account that performed the audit logged action.
+    public init(
+        id: Swift.String? = nil,
+        type: AuditLogActorAPIKey.TypeValue? = nil,
+        user: AuditLogActorUser? = nil,
+        serviceAccount: AuditLogActorServiceAccount? = nil
+    ) {
+        self.id = id
+        self.type = type
+        self.user = user
+        self.serviceAccount = serviceAccount
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case type
+        case user
+        case serviceAccount = "service_account"
+    }
+
+    /// Decodes a `AuditLogActorAPIKey` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.type = try container.decodeIfPresent(AuditLogActorAPIKey.TypeValue.self, forKey: .type)
+        self.user = try container.decodeIfPresent(AuditLogActorUser.self, forKey: .user)
+        self.serviceAccount = try container.decodeIfPresent(AuditLogActorServiceAccount.self, forKey: .serviceAccount)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.type, forKey: .type)
+        try container.encodeIfPresent(self.user, forKey: .user)
+        try container.encodeIfPresent(self.serviceAccount, forKey: .serviceAccount)
+    }
+
+    /// The type of API key. Can be either `user` or `service_account`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AuditLogActorApiKey/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `user`
+        public static var user: Self { Self(rawValue: "user") }
+
+        /// `service_account`
+        public static var serviceAccount: Self { Self(rawValue: "service_account") }
+    }
+}
+
+/// The service account that performed the audit logged action.
+///
+/// - Remark: Generated from `#/components/schemas/AuditLogActorServiceAccount`.
+public struct AuditLogActorServiceAccount: Codable, Hashable, Sendable {
+    /// The service account id.
+    public var id: Swift.String?
+
+    /// Creates a new `AuditLogActorServiceAccount`.
+    ///
+    /// - Parameters:
+    ///   - id: The service account id.
+    public init(id: Swift.String? = nil) {
+        self.id = id
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+    }
+
+    /// Decodes a `AuditLogActorServiceAccount` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.id, forKey: .id)
+    }
+}
+
+/// The session in which the audit logged action was performed.
+///
+/// - Remark: Generated from `#/components/schemas/AuditLogActorSession`.
+public struct AuditLogActorSession: Codable, Hashable, Sendable {
+    /// The user who performed the audit logged action.
+    public var user: AuditLogActorUser?
+    /// The IP address from which the action was performed.
+    public var ipAddress: Swift.String?
+
+    /// Creates a new `AuditLogActorSession`.
+    ///
+    /// - Parameters:
+    ///   - user: The user who performed the audit logged action.
+    ///   - ipAddress: The IP address from which the action was performed.
+    public init(
+        user: AuditLogActorUser? = nil,
+        ipAddress: Swift.String? = nil
+    ) {
+        self.user = user
+        self.ipAddress = ipAddress
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case user
+        case ipAddress = "ip_address"
+    }
+
+    /// Decodes a `AuditLogActorSession` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.user = try container.decodeIfPresent(AuditLogActorUser.self, forKey: .user)
+        self.ipAddress = try container.decodeIfPresent(Swift.String.self, forKey: .ipAddress)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.user, forKey: .user)
+        try container.encodeIfPresent(self.ipAddress, forKey: .ipAddress)
+    }
+}
+
+/// The user who performed the audit logged action.
+///
+/// - Remark: Generated from `#/components/schemas/AuditLogActorUser`.
+public struct AuditLogActorUser: Codable, Hashable, Sendable {
+    /// The user id.
+    public var id: Swift.String?
+    /// The user email.
+    public var email: Swift.String?
+
+    /// Creates a new `AuditLogActorUser`.
+    ///
+    /// - Parameters:
+    ///   - id: The user id.
+    ///   - email: The user email.
+    public init(
+        id: Swift.String? = nil,
+        email: Swift.String? = nil
+    ) {
+        self.id = id
+        self.email = email
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case email
+    }
+
+    /// Decodes a `AuditLogActorUser` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.email, forKey: .email)
+    }
+}
+
 /// The event type.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogEventType`.
 public struct AuditLogEventType: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `api_key.created`
@@ -449,25 +738,31 @@ public struct AuditLogEventType: OpenEnum {
     public static var tenantWorkspaceInviteEmailSettingsUpdated: Self { Self(rawValue: "tenant.workspace_invite_email_settings.updated") }
 }
 
+/// The `ListAuditLogsResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListAuditLogsResponse`.
 public struct ListAuditLogsResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [AuditLog]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListAuditLogsResponse`.
+    /// Creates a new `ListAuditLogsResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [AuditLog],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -483,6 +778,10 @@ public struct ListAuditLogsResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `ListAuditLogsResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -492,6 +791,9 @@ public struct ListAuditLogsResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)

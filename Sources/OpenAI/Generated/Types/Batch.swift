@@ -3,8 +3,11 @@
 
 import Foundation
 
+/// The `Batch` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Batch`.
 public struct Batch: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
     /// The OpenAI API endpoint used by the batch.
     public var endpoint: Swift.String
@@ -13,6 +16,7 @@ public struct Batch: Codable, Hashable, Sendable {
     /// characteristics, and price points. Refer to the [model
     /// guide](/docs/models) to browse and compare available models.
     public var model: Swift.String?
+    /// The `errors` member.
     public var errors: Batch.Errors?
     /// The ID of the input file for the batch.
     public var inputFileID: Swift.String
@@ -48,21 +52,22 @@ public struct Batch: Codable, Hashable, Sendable {
     /// breakdown of output tokens, and the total tokens used. Only populated on
     /// batches created after September 7, 2025.
     public var usage: Batch.Usage?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `Batch`.
+    /// Creates a new `Batch`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
     ///   - endpoint: The OpenAI API endpoint used by the batch.
-    ///   - model: Model ID used to process the batch, like `gpt-5-2025-08-07`. OpenAI
-    ///   - errors: The `errors` member.
     ///   - inputFileID: The ID of the input file for the batch.
     ///   - completionWindow: The time frame within which the batch should be processed.
     ///   - status: The current status of the batch.
+    ///   - createdAt: The Unix timestamp (in seconds) for when the batch was created.
+    ///   - model: Model ID used to process the batch, like `gpt-5-2025-08-07`. OpenAI
+    ///   - errors: The `errors` member.
     ///   - outputFileID: The ID of the file containing the outputs of successfully executed requests.
     ///   - errorFileID: The ID of the file containing the outputs of requests with errors.
-    ///   - createdAt: The Unix timestamp (in seconds) for when the batch was created.
     ///   - inProgressAt: The Unix timestamp (in seconds) for when the batch started processing.
     ///   - expiresAt: The Unix timestamp (in seconds) for when the batch will expire.
     ///   - finalizingAt: The Unix timestamp (in seconds) for when the batch started finalizing.
@@ -77,14 +82,14 @@ public struct Batch: Codable, Hashable, Sendable {
     public init(
         id: Swift.String,
         endpoint: Swift.String,
-        model: Swift.String? = nil,
-        errors: Batch.Errors? = nil,
         inputFileID: Swift.String,
         completionWindow: Swift.String,
         status: Batch.Status,
+        createdAt: Swift.Int,
+        model: Swift.String? = nil,
+        errors: Batch.Errors? = nil,
         outputFileID: Swift.String? = nil,
         errorFileID: Swift.String? = nil,
-        createdAt: Swift.Int,
         inProgressAt: Swift.Int? = nil,
         expiresAt: Swift.Int? = nil,
         finalizingAt: Swift.Int? = nil,
@@ -145,6 +150,10 @@ public struct Batch: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Batch` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("batch", forKey: .object)
@@ -171,6 +180,9 @@ public struct Batch: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("batch", forKey: .object)
@@ -197,13 +209,16 @@ public struct Batch: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
     }
 
+    /// The `errors` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
     public struct Errors: Codable, Hashable, Sendable {
         /// The object type, which is always `list`.
         public var object: Swift.String?
+        /// The `data` member.
         public var data: [BatchError]?
 
-        /// Creates a `Errors`.
+        /// Creates a new `Errors`.
         ///
         /// - Parameters:
         ///   - object: The object type, which is always `list`.
@@ -221,12 +236,19 @@ public struct Batch: Codable, Hashable, Sendable {
             case data
         }
 
+        /// Decodes a `Errors` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.object = try container.decodeIfPresent(Swift.String.self, forKey: .object)
             self.data = try container.decodeIfPresent([BatchError].self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.object, forKey: .object)
@@ -240,8 +262,10 @@ public struct Batch: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `validating`
@@ -286,7 +310,7 @@ public struct Batch: Codable, Hashable, Sendable {
         /// The total number of tokens used.
         public var totalTokens: Swift.Int
 
-        /// Creates a `Usage`.
+        /// Creates a new `Usage`.
         ///
         /// - Parameters:
         ///   - inputTokens: The number of input tokens.
@@ -316,6 +340,10 @@ public struct Batch: Codable, Hashable, Sendable {
             case totalTokens = "total_tokens"
         }
 
+        /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
@@ -325,6 +353,9 @@ public struct Batch: Codable, Hashable, Sendable {
             self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.inputTokens, forKey: .inputTokens)
@@ -342,13 +373,11 @@ public struct Batch: Codable, Hashable, Sendable {
             /// prompt caching](/docs/guides/prompt-caching).
             public var cachedTokens: Swift.Int
 
-            /// Creates a `InputTokensDetails`.
+            /// Creates a new `InputTokensDetails`.
             ///
             /// - Parameters:
             ///   - cachedTokens: The number of tokens that were retrieved from the cache. [More on
-            public init(
-                cachedTokens: Swift.Int
-            ) {
+            public init(cachedTokens: Swift.Int) {
                 self.cachedTokens = cachedTokens
             }
 
@@ -356,11 +385,18 @@ public struct Batch: Codable, Hashable, Sendable {
                 case cachedTokens = "cached_tokens"
             }
 
+            /// Decodes a `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.cachedTokens, forKey: .cachedTokens)
@@ -374,13 +410,11 @@ public struct Batch: Codable, Hashable, Sendable {
             /// The number of reasoning tokens.
             public var reasoningTokens: Swift.Int
 
-            /// Creates a `OutputTokensDetails`.
+            /// Creates a new `OutputTokensDetails`.
             ///
             /// - Parameters:
             ///   - reasoningTokens: The number of reasoning tokens.
-            public init(
-                reasoningTokens: Swift.Int
-            ) {
+            public init(reasoningTokens: Swift.Int) {
                 self.reasoningTokens = reasoningTokens
             }
 
@@ -388,11 +422,18 @@ public struct Batch: Codable, Hashable, Sendable {
                 case reasoningTokens = "reasoning_tokens"
             }
 
+            /// Decodes a `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.reasoningTokens = try container.decode(Swift.Int.self, forKey: .reasoningTokens)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.reasoningTokens, forKey: .reasoningTokens)
@@ -401,16 +442,20 @@ public struct Batch: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BatchError` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BatchError`.
 public struct BatchError: Codable, Hashable, Sendable {
     /// An error code identifying the error type.
     public var code: Swift.String?
     /// A human-readable message providing more details about the error.
     public var message: Swift.String?
+    /// The `param` member.
     public var param: Swift.String?
+    /// The `line` member.
     public var line: Swift.Int?
 
-    /// Creates a `BatchError`.
+    /// Creates a new `BatchError`.
     ///
     /// - Parameters:
     ///   - code: An error code identifying the error type.
@@ -436,6 +481,10 @@ public struct BatchError: Codable, Hashable, Sendable {
         case line
     }
 
+    /// Decodes a `BatchError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
@@ -444,6 +493,9 @@ public struct BatchError: Codable, Hashable, Sendable {
         self.line = try container.decodeIfPresent(Swift.Int.self, forKey: .line)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.code, forKey: .code)
@@ -460,13 +512,11 @@ public struct BatchFileExpirationAfter: Codable, Hashable, Sendable {
     /// The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
     public var seconds: Swift.Int
 
-    /// Creates a `BatchFileExpirationAfter`.
+    /// Creates a new `BatchFileExpirationAfter`.
     ///
     /// - Parameters:
     ///   - seconds: The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
-    public init(
-        seconds: Swift.Int
-    ) {
+    public init(seconds: Swift.Int) {
         self.seconds = seconds
     }
 
@@ -475,12 +525,19 @@ public struct BatchFileExpirationAfter: Codable, Hashable, Sendable {
         case anchor
     }
 
+    /// Decodes a `BatchFileExpirationAfter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("created_at", forKey: .anchor)
         self.seconds = try container.decode(Swift.Int.self, forKey: .seconds)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("created_at", forKey: .anchor)
@@ -499,7 +556,7 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable {
     /// Number of requests that have failed.
     public var failed: Swift.Int
 
-    /// Creates a `BatchRequestCounts`.
+    /// Creates a new `BatchRequestCounts`.
     ///
     /// - Parameters:
     ///   - total: Total number of requests in the batch.
@@ -521,6 +578,10 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable {
         case failed
     }
 
+    /// Decodes a `BatchRequestCounts` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.total = try container.decode(Swift.Int.self, forKey: .total)
@@ -528,6 +589,9 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable {
         self.failed = try container.decode(Swift.Int.self, forKey: .failed)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.total, forKey: .total)
@@ -536,6 +600,8 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateBatchRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateBatchRequest`.
 public struct CreateBatchRequest: Codable, Hashable, Sendable {
     /// The ID of an uploaded file that contains requests for the new batch.
@@ -546,11 +612,12 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
     public var inputFileID: Swift.String
     /// The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
     public var endpoint: CreateBatchRequest.Endpoint
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// The expiration policy for the output and/or error file that are generated for a batch.
     public var outputExpiresAfter: BatchFileExpirationAfter?
 
-    /// Creates a `CreateBatchRequest`.
+    /// Creates a new `CreateBatchRequest`.
     ///
     /// - Parameters:
     ///   - inputFileID: The ID of an uploaded file that contains requests for the new batch.
@@ -577,6 +644,10 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
         case completionWindow = "completion_window"
     }
 
+    /// Decodes a `CreateBatchRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("24h", forKey: .completionWindow)
@@ -586,6 +657,9 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
         self.outputExpiresAfter = try container.decodeIfPresent(BatchFileExpirationAfter.self, forKey: .outputExpiresAfter)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("24h", forKey: .completionWindow)
@@ -601,8 +675,10 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateBatchRequest/properties/endpoint`.
     public struct Endpoint: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `/v1/responses`
@@ -631,25 +707,31 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ListBatchesResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListBatchesResponse`.
 public struct ListBatchesResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [Batch]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListBatchesResponse`.
+    /// Creates a new `ListBatchesResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [Batch],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -665,6 +747,10 @@ public struct ListBatchesResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `ListBatchesResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -674,6 +760,9 @@ public struct ListBatchesResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)

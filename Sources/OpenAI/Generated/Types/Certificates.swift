@@ -19,25 +19,26 @@ public struct Certificate: Codable, Hashable, Sendable {
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the certificate was uploaded.
     public var createdAt: Swift.Int
+    /// The `certificate_details` member.
     public var certificateDetails: Certificate.CertificateDetails
     /// Whether the certificate is currently active at the specified scope. Not returned when getting details for a specific certificate.
     public var active: Swift.Bool?
 
-    /// Creates a `Certificate`.
+    /// Creates a new `Certificate`.
     ///
     /// - Parameters:
     ///   - object: The object type.
     ///   - id: The identifier, which can be referenced in API endpoints
-    ///   - name: The name of the certificate.
     ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
     ///   - certificateDetails: The `certificate_details` member.
+    ///   - name: The name of the certificate.
     ///   - active: Whether the certificate is currently active at the specified scope. Not returned when getting details for a specific certificate.
     public init(
         object: Certificate.Object,
         id: Swift.String,
-        name: Swift.String? = nil,
         createdAt: Swift.Int,
         certificateDetails: Certificate.CertificateDetails,
+        name: Swift.String? = nil,
         active: Swift.Bool? = nil
     ) {
         self.object = object
@@ -57,6 +58,10 @@ public struct Certificate: Codable, Hashable, Sendable {
         case active
     }
 
+    /// Decodes a `Certificate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Certificate.Object.self, forKey: .object)
@@ -67,6 +72,9 @@ public struct Certificate: Codable, Hashable, Sendable {
         self.active = try container.decodeIfPresent(Swift.Bool.self, forKey: .active)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -87,8 +95,10 @@ public struct Certificate: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Certificate/properties/object`.
     public struct Object: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `certificate`
@@ -101,6 +111,8 @@ public struct Certificate: Codable, Hashable, Sendable {
         public static var organizationProjectCertificate: Self { Self(rawValue: "organization.project.certificate") }
     }
 
+    /// The `certificate_details` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/Certificate/properties/certificate_details`.
     public struct CertificateDetails: Codable, Hashable, Sendable {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
@@ -110,7 +122,7 @@ public struct Certificate: Codable, Hashable, Sendable {
         /// The content of the certificate in PEM format.
         public var content: Swift.String?
 
-        /// Creates a `CertificateDetails`.
+        /// Creates a new `CertificateDetails`.
         ///
         /// - Parameters:
         ///   - validAt: The Unix timestamp (in seconds) of when the certificate becomes valid.
@@ -132,6 +144,10 @@ public struct Certificate: Codable, Hashable, Sendable {
             case content
         }
 
+        /// Decodes a `CertificateDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.validAt = try container.decodeIfPresent(Swift.Int.self, forKey: .validAt)
@@ -139,6 +155,9 @@ public struct Certificate: Codable, Hashable, Sendable {
             self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.validAt, forKey: .validAt)
@@ -148,18 +167,18 @@ public struct Certificate: Codable, Hashable, Sendable {
     }
 }
 
+/// The `DeleteCertificateResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeleteCertificateResponse`.
 public struct DeleteCertificateResponse: Codable, Hashable, Sendable {
     /// The ID of the certificate that was deleted.
     public var id: Swift.String
 
-    /// Creates a `DeleteCertificateResponse`.
+    /// Creates a new `DeleteCertificateResponse`.
     ///
     /// - Parameters:
     ///   - id: The ID of the certificate that was deleted.
-    public init(
-        id: Swift.String
-    ) {
+    public init(id: Swift.String) {
         self.id = id
     }
 
@@ -168,12 +187,19 @@ public struct DeleteCertificateResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeleteCertificateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("certificate.deleted", forKey: .object)
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("certificate.deleted", forKey: .object)
@@ -181,25 +207,31 @@ public struct DeleteCertificateResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ListCertificatesResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListCertificatesResponse`.
 public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [OrganizationCertificate]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListCertificatesResponse`.
+    /// Creates a new `ListCertificatesResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [OrganizationCertificate],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -215,6 +247,10 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
+    /// Decodes a `ListCertificatesResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -224,6 +260,9 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage 
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -241,25 +280,31 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage 
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `ListProjectCertificatesResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListProjectCertificatesResponse`.
 public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [OrganizationProjectCertificate]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListProjectCertificatesResponse`.
+    /// Creates a new `ListProjectCertificatesResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [OrganizationProjectCertificate],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -275,6 +320,10 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, Curs
         case object
     }
 
+    /// Decodes a `ListProjectCertificatesResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -284,6 +333,9 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, Curs
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -301,18 +353,18 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, Curs
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `ModifyCertificateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ModifyCertificateRequest`.
 public struct ModifyCertificateRequest: Codable, Hashable, Sendable {
     /// The updated name for the certificate
     public var name: Swift.String?
 
-    /// Creates a `ModifyCertificateRequest`.
+    /// Creates a new `ModifyCertificateRequest`.
     ///
     /// - Parameters:
     ///   - name: The updated name for the certificate
-    public init(
-        name: Swift.String? = nil
-    ) {
+    public init(name: Swift.String? = nil) {
         self.name = name
     }
 
@@ -320,11 +372,18 @@ public struct ModifyCertificateRequest: Codable, Hashable, Sendable {
         case name
     }
 
+    /// Decodes a `ModifyCertificateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.name, forKey: .name)
@@ -341,24 +400,25 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the certificate was uploaded.
     public var createdAt: Swift.Int
+    /// The `certificate_details` member.
     public var certificateDetails: OrganizationCertificate.CertificateDetails
     /// Whether the certificate is currently active at the organization level.
     public var active: Swift.Bool
 
-    /// Creates a `OrganizationCertificate`.
+    /// Creates a new `OrganizationCertificate`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
-    ///   - name: The name of the certificate.
     ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
     ///   - certificateDetails: The `certificate_details` member.
     ///   - active: Whether the certificate is currently active at the organization level.
+    ///   - name: The name of the certificate.
     public init(
         id: Swift.String,
-        name: Swift.String? = nil,
         createdAt: Swift.Int,
         certificateDetails: OrganizationCertificate.CertificateDetails,
-        active: Swift.Bool
+        active: Swift.Bool,
+        name: Swift.String? = nil
     ) {
         self.id = id
         self.name = name
@@ -376,6 +436,10 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `OrganizationCertificate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.certificate", forKey: .object)
@@ -386,6 +450,9 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
         self.active = try container.decode(Swift.Bool.self, forKey: .active)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.certificate", forKey: .object)
@@ -396,6 +463,8 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
         try container.encode(self.active, forKey: .active)
     }
 
+    /// The `certificate_details` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/OrganizationCertificate/properties/certificate_details`.
     public struct CertificateDetails: Codable, Hashable, Sendable {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
@@ -403,7 +472,7 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
         /// The Unix timestamp (in seconds) of when the certificate expires.
         public var expiresAt: Swift.Int?
 
-        /// Creates a `CertificateDetails`.
+        /// Creates a new `CertificateDetails`.
         ///
         /// - Parameters:
         ///   - validAt: The Unix timestamp (in seconds) of when the certificate becomes valid.
@@ -421,12 +490,19 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
             case expiresAt = "expires_at"
         }
 
+        /// Decodes a `CertificateDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.validAt = try container.decodeIfPresent(Swift.Int.self, forKey: .validAt)
             self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.validAt, forKey: .validAt)
@@ -435,17 +511,18 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
     }
 }
 
+/// The `OrganizationCertificateActivationResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificateActivationResponse`.
 public struct OrganizationCertificateActivationResponse: Codable, Hashable, Sendable {
+    /// The `data` member.
     public var data: [OrganizationCertificate]
 
-    /// Creates a `OrganizationCertificateActivationResponse`.
+    /// Creates a new `OrganizationCertificateActivationResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
-    public init(
-        data: [OrganizationCertificate]
-    ) {
+    public init(data: [OrganizationCertificate]) {
         self.data = data
     }
 
@@ -454,12 +531,19 @@ public struct OrganizationCertificateActivationResponse: Codable, Hashable, Send
         case object
     }
 
+    /// Decodes a `OrganizationCertificateActivationResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.certificate.activation", forKey: .object)
         self.data = try container.decodeIfPresent([OrganizationCertificate].self, forKey: .data) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.certificate.activation", forKey: .object)
@@ -467,17 +551,18 @@ public struct OrganizationCertificateActivationResponse: Codable, Hashable, Send
     }
 }
 
+/// The `OrganizationCertificateDeactivationResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificateDeactivationResponse`.
 public struct OrganizationCertificateDeactivationResponse: Codable, Hashable, Sendable {
+    /// The `data` member.
     public var data: [OrganizationCertificate]
 
-    /// Creates a `OrganizationCertificateDeactivationResponse`.
+    /// Creates a new `OrganizationCertificateDeactivationResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
-    public init(
-        data: [OrganizationCertificate]
-    ) {
+    public init(data: [OrganizationCertificate]) {
         self.data = data
     }
 
@@ -486,12 +571,19 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Hashable, Se
         case object
     }
 
+    /// Decodes a `OrganizationCertificateDeactivationResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.certificate.deactivation", forKey: .object)
         self.data = try container.decodeIfPresent([OrganizationCertificate].self, forKey: .data) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.certificate.deactivation", forKey: .object)
@@ -509,24 +601,25 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the certificate was uploaded.
     public var createdAt: Swift.Int
+    /// The `certificate_details` member.
     public var certificateDetails: OrganizationProjectCertificate.CertificateDetails
     /// Whether the certificate is currently active at the project level.
     public var active: Swift.Bool
 
-    /// Creates a `OrganizationProjectCertificate`.
+    /// Creates a new `OrganizationProjectCertificate`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
-    ///   - name: The name of the certificate.
     ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
     ///   - certificateDetails: The `certificate_details` member.
     ///   - active: Whether the certificate is currently active at the project level.
+    ///   - name: The name of the certificate.
     public init(
         id: Swift.String,
-        name: Swift.String? = nil,
         createdAt: Swift.Int,
         certificateDetails: OrganizationProjectCertificate.CertificateDetails,
-        active: Swift.Bool
+        active: Swift.Bool,
+        name: Swift.String? = nil
     ) {
         self.id = id
         self.name = name
@@ -544,6 +637,10 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `OrganizationProjectCertificate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.certificate", forKey: .object)
@@ -554,6 +651,9 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
         self.active = try container.decode(Swift.Bool.self, forKey: .active)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.certificate", forKey: .object)
@@ -564,6 +664,8 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
         try container.encode(self.active, forKey: .active)
     }
 
+    /// The `certificate_details` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificate/properties/certificate_details`.
     public struct CertificateDetails: Codable, Hashable, Sendable {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
@@ -571,7 +673,7 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
         /// The Unix timestamp (in seconds) of when the certificate expires.
         public var expiresAt: Swift.Int?
 
-        /// Creates a `CertificateDetails`.
+        /// Creates a new `CertificateDetails`.
         ///
         /// - Parameters:
         ///   - validAt: The Unix timestamp (in seconds) of when the certificate becomes valid.
@@ -589,12 +691,19 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
             case expiresAt = "expires_at"
         }
 
+        /// Decodes a `CertificateDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.validAt = try container.decodeIfPresent(Swift.Int.self, forKey: .validAt)
             self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.validAt, forKey: .validAt)
@@ -603,17 +712,18 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
     }
 }
 
+/// The `OrganizationProjectCertificateActivationResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateActivationResponse`.
 public struct OrganizationProjectCertificateActivationResponse: Codable, Hashable, Sendable {
+    /// The `data` member.
     public var data: [OrganizationProjectCertificate]
 
-    /// Creates a `OrganizationProjectCertificateActivationResponse`.
+    /// Creates a new `OrganizationProjectCertificateActivationResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
-    public init(
-        data: [OrganizationProjectCertificate]
-    ) {
+    public init(data: [OrganizationProjectCertificate]) {
         self.data = data
     }
 
@@ -622,12 +732,19 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Hashabl
         case object
     }
 
+    /// Decodes a `OrganizationProjectCertificateActivationResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.certificate.activation", forKey: .object)
         self.data = try container.decodeIfPresent([OrganizationProjectCertificate].self, forKey: .data) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.certificate.activation", forKey: .object)
@@ -635,17 +752,18 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Hashabl
     }
 }
 
+/// The `OrganizationProjectCertificateDeactivationResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateDeactivationResponse`.
 public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hashable, Sendable {
+    /// The `data` member.
     public var data: [OrganizationProjectCertificate]
 
-    /// Creates a `OrganizationProjectCertificateDeactivationResponse`.
+    /// Creates a new `OrganizationProjectCertificateDeactivationResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
-    public init(
-        data: [OrganizationProjectCertificate]
-    ) {
+    public init(data: [OrganizationProjectCertificate]) {
         self.data = data
     }
 
@@ -654,12 +772,19 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hasha
         case object
     }
 
+    /// Decodes a `OrganizationProjectCertificateDeactivationResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.certificate.deactivation", forKey: .object)
         self.data = try container.decodeIfPresent([OrganizationProjectCertificate].self, forKey: .data) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.certificate.deactivation", forKey: .object)
@@ -667,17 +792,18 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hasha
     }
 }
 
+/// The `ToggleCertificatesRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ToggleCertificatesRequest`.
 public struct ToggleCertificatesRequest: Codable, Hashable, Sendable {
+    /// The `certificate_ids` member.
     public var certificateIDs: [Swift.String]
 
-    /// Creates a `ToggleCertificatesRequest`.
+    /// Creates a new `ToggleCertificatesRequest`.
     ///
     /// - Parameters:
     ///   - certificateIDs: The `certificate_ids` member.
-    public init(
-        certificateIDs: [Swift.String]
-    ) {
+    public init(certificateIDs: [Swift.String]) {
         self.certificateIDs = certificateIDs
     }
 
@@ -685,17 +811,26 @@ public struct ToggleCertificatesRequest: Codable, Hashable, Sendable {
         case certificateIDs = "certificate_ids"
     }
 
+    /// Decodes a `ToggleCertificatesRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.certificateIDs = try container.decodeIfPresent([Swift.String].self, forKey: .certificateIDs) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.certificateIDs, forKey: .certificateIDs)
     }
 }
 
+/// The `UploadCertificateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UploadCertificateRequest`.
 public struct UploadCertificateRequest: Codable, Hashable, Sendable {
     /// An optional name for the certificate
@@ -703,14 +838,14 @@ public struct UploadCertificateRequest: Codable, Hashable, Sendable {
     /// The certificate content in PEM format
     public var certificate: Swift.String
 
-    /// Creates a `UploadCertificateRequest`.
+    /// Creates a new `UploadCertificateRequest`.
     ///
     /// - Parameters:
-    ///   - name: An optional name for the certificate
     ///   - certificate: The certificate content in PEM format
+    ///   - name: An optional name for the certificate
     public init(
-        name: Swift.String? = nil,
-        certificate: Swift.String
+        certificate: Swift.String,
+        name: Swift.String? = nil
     ) {
         self.name = name
         self.certificate = certificate
@@ -721,12 +856,19 @@ public struct UploadCertificateRequest: Codable, Hashable, Sendable {
         case certificate
     }
 
+    /// Decodes a `UploadCertificateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         self.certificate = try container.decode(Swift.String.self, forKey: .certificate)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.name, forKey: .name)

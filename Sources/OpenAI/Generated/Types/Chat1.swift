@@ -25,7 +25,7 @@ public struct ChatCompletionAllowedTools: Codable, Hashable, Sendable {
     /// ```
     public var tools: [[Swift.String: JSONValue]]
 
-    /// Creates a `ChatCompletionAllowedTools`.
+    /// Creates a new `ChatCompletionAllowedTools`.
     ///
     /// - Parameters:
     ///   - mode: Constrains the tools available to the model to a pre-defined set.
@@ -43,12 +43,19 @@ public struct ChatCompletionAllowedTools: Codable, Hashable, Sendable {
         case tools
     }
 
+    /// Decodes a `ChatCompletionAllowedTools` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.mode = try container.decode(ChatCompletionAllowedTools.Mode.self, forKey: .mode)
         self.tools = try container.decodeIfPresent([[Swift.String: JSONValue]].self, forKey: .tools) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.mode, forKey: .mode)
@@ -66,8 +73,10 @@ public struct ChatCompletionAllowedTools: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionAllowedTools/properties/mode`.
     public struct Mode: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -85,13 +94,11 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Hashable, Sendable {
     /// Constrains the tools available to the model to a pre-defined set.
     public var allowedTools: ChatCompletionAllowedTools
 
-    /// Creates a `ChatCompletionAllowedToolsChoice`.
+    /// Creates a new `ChatCompletionAllowedToolsChoice`.
     ///
     /// - Parameters:
     ///   - allowedTools: Constrains the tools available to the model to a pre-defined set.
-    public init(
-        allowedTools: ChatCompletionAllowedTools
-    ) {
+    public init(allowedTools: ChatCompletionAllowedTools) {
         self.allowedTools = allowedTools
     }
 
@@ -100,12 +107,19 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ChatCompletionAllowedToolsChoice` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("allowed_tools", forKey: .type)
         self.allowedTools = try container.decode(ChatCompletionAllowedTools.self, forKey: .allowedTools)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("allowed_tools", forKey: .type)
@@ -113,6 +127,8 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ChatCompletionDeleted` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionDeleted`.
 public struct ChatCompletionDeleted: Codable, Hashable, Sendable {
     /// The ID of the chat completion that was deleted.
@@ -120,7 +136,7 @@ public struct ChatCompletionDeleted: Codable, Hashable, Sendable {
     /// Whether the chat completion was deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `ChatCompletionDeleted`.
+    /// Creates a new `ChatCompletionDeleted`.
     ///
     /// - Parameters:
     ///   - id: The ID of the chat completion that was deleted.
@@ -139,6 +155,10 @@ public struct ChatCompletionDeleted: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ChatCompletionDeleted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("chat.completion.deleted", forKey: .object)
@@ -146,6 +166,9 @@ public struct ChatCompletionDeleted: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("chat.completion.deleted", forKey: .object)
@@ -161,13 +184,11 @@ public struct ChatCompletionFunctionCallOption: Codable, Hashable, Sendable {
     /// The name of the function to call.
     public var name: Swift.String
 
-    /// Creates a `ChatCompletionFunctionCallOption`.
+    /// Creates a new `ChatCompletionFunctionCallOption`.
     ///
     /// - Parameters:
     ///   - name: The name of the function to call.
-    public init(
-        name: Swift.String
-    ) {
+    public init(name: Swift.String) {
         self.name = name
     }
 
@@ -175,17 +196,26 @@ public struct ChatCompletionFunctionCallOption: Codable, Hashable, Sendable {
         case name
     }
 
+    /// Decodes a `ChatCompletionFunctionCallOption` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
     }
 }
 
+/// The `ChatCompletionFunctions` schema.
+///
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionFunctions`.
@@ -199,15 +229,15 @@ public struct ChatCompletionFunctions: Codable, Hashable, Sendable {
     /// Omitting `parameters` defines a function with an empty parameter list.
     public var parameters: FunctionParameters?
 
-    /// Creates a `ChatCompletionFunctions`.
+    /// Creates a new `ChatCompletionFunctions`.
     ///
     /// - Parameters:
-    ///   - description: A description of what the function does, used by the model to choose when and how to call the function.
     ///   - name: The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.
+    ///   - description: A description of what the function does, used by the model to choose when and how to call the function.
     ///   - parameters: The parameters the functions accepts, described as a JSON Schema object. See the [guide](/docs/guides/function-calling) for examples, and the [JSON Schema reference](https://json-schema.org/understanding-json-schema/) for documentation about the format.
     public init(
-        description: Swift.String? = nil,
         name: Swift.String,
+        description: Swift.String? = nil,
         parameters: FunctionParameters? = nil
     ) {
         self.description = description
@@ -221,6 +251,10 @@ public struct ChatCompletionFunctions: Codable, Hashable, Sendable {
         case parameters
     }
 
+    /// Decodes a `ChatCompletionFunctions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
@@ -228,6 +262,9 @@ public struct ChatCompletionFunctions: Codable, Hashable, Sendable {
         self.parameters = try container.decodeIfPresent(FunctionParameters.self, forKey: .parameters)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.description, forKey: .description)
@@ -249,7 +286,7 @@ public struct ChatCompletionList: Codable, Hashable, Sendable, CursorPage {
     /// Indicates whether there are more Chat Completions available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ChatCompletionList`.
+    /// Creates a new `ChatCompletionList`.
     ///
     /// - Parameters:
     ///   - data: An array of chat completion objects.
@@ -276,6 +313,10 @@ public struct ChatCompletionList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `ChatCompletionList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -285,6 +326,9 @@ public struct ChatCompletionList: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -311,7 +355,7 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
     /// The custom tool that the model called.
     public var custom: ChatCompletionMessageCustomToolCall.Custom
 
-    /// Creates a `ChatCompletionMessageCustomToolCall`.
+    /// Creates a new `ChatCompletionMessageCustomToolCall`.
     ///
     /// - Parameters:
     ///   - id: The ID of the tool call.
@@ -330,6 +374,10 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ChatCompletionMessageCustomToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom", forKey: .type)
@@ -337,6 +385,9 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
         self.custom = try container.decode(ChatCompletionMessageCustomToolCall.Custom.self, forKey: .custom)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom", forKey: .type)
@@ -353,7 +404,7 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
         /// The input for the custom tool call generated by the model.
         public var input: Swift.String
 
-        /// Creates a `Custom`.
+        /// Creates a new `Custom`.
         ///
         /// - Parameters:
         ///   - name: The name of the custom tool to call.
@@ -371,12 +422,19 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
             case input
         }
 
+        /// Decodes a `Custom` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
             self.input = try container.decode(Swift.String.self, forKey: .input)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -398,7 +456,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
     /// Indicates whether there are more chat messages available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ChatCompletionMessageList`.
+    /// Creates a new `ChatCompletionMessageList`.
     ///
     /// - Parameters:
     ///   - data: An array of chat completion message objects.
@@ -425,6 +483,10 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         case object
     }
 
+    /// Decodes a `ChatCompletionMessageList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -434,6 +496,9 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -450,9 +515,13 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { lastID }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageList/properties/data/items`.
     public struct DataItem: Codable, Hashable, Sendable {
+        /// The `content` member.
         public var content: Swift.String?
+        /// The `refusal` member.
         public var refusal: Swift.String?
         /// The tool calls generated by the model, such as function calls.
         public var toolCalls: ChatCompletionMessageToolCalls?
@@ -468,32 +537,34 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             get { _functionCall }
             set { _functionCall = newValue }
         }
+        /// The `audio` member.
         public var audio: ChatCompletionMessageList.DataItem.Audio?
         /// The identifier of the chat message.
         public var id: Swift.String
+        /// The `content_parts` member.
         public var contentParts: [ChatCompletionMessageList.DataItem.ContentPart]?
 
-        /// Creates a `DataItem`.
+        /// Creates a new `DataItem`.
         ///
         /// - Parameters:
+        ///   - role: The role of the author of this message.
+        ///   - id: The identifier of the chat message.
         ///   - content: The `content` member.
         ///   - refusal: The `refusal` member.
         ///   - toolCalls: The tool calls generated by the model, such as function calls.
         ///   - annotations: Annotations for the message, when applicable, as when using the
-        ///   - role: The role of the author of this message.
         ///   - functionCall: Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
         ///   - audio: The `audio` member.
-        ///   - id: The identifier of the chat message.
         ///   - contentParts: The `content_parts` member.
         public init(
+            role: ChatCompletionMessageList.DataItem.RoleValue,
+            id: Swift.String,
             content: Swift.String? = nil,
             refusal: Swift.String? = nil,
             toolCalls: ChatCompletionMessageToolCalls? = nil,
             annotations: [ChatCompletionMessageList.DataItem.AnnotationValue]? = nil,
-            role: ChatCompletionMessageList.DataItem.RoleValue,
             functionCall: ChatCompletionMessageList.DataItem.FunctionCall? = nil,
             audio: ChatCompletionMessageList.DataItem.Audio? = nil,
-            id: Swift.String,
             contentParts: [ChatCompletionMessageList.DataItem.ContentPart]? = nil
         ) {
             self.content = content
@@ -519,6 +590,10 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             case contentParts = "content_parts"
         }
 
+        /// Decodes a `DataItem` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
@@ -532,6 +607,9 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             self.contentParts = try container.decodeIfPresent([ChatCompletionMessageList.DataItem.ContentPart].self, forKey: .contentParts)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.content, forKey: .content)
@@ -552,13 +630,11 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             /// A URL citation when using web search.
             public var urlCitation: ChatCompletionMessageList.DataItem.AnnotationValue.URLCitation
 
-            /// Creates a `AnnotationValue`.
+            /// Creates a new `AnnotationValue`.
             ///
             /// - Parameters:
             ///   - urlCitation: A URL citation when using web search.
-            public init(
-                urlCitation: ChatCompletionMessageList.DataItem.AnnotationValue.URLCitation
-            ) {
+            public init(urlCitation: ChatCompletionMessageList.DataItem.AnnotationValue.URLCitation) {
                 self.urlCitation = urlCitation
             }
 
@@ -567,12 +643,19 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 case type
             }
 
+            /// Decodes a `AnnotationValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("url_citation", forKey: .type)
                 self.urlCitation = try container.decode(ChatCompletionMessageList.DataItem.AnnotationValue.URLCitation.self, forKey: .urlCitation)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode("url_citation", forKey: .type)
@@ -592,7 +675,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 /// The title of the web resource.
                 public var title: Swift.String
 
-                /// Creates a `URLCitation`.
+                /// Creates a new `URLCitation`.
                 ///
                 /// - Parameters:
                 ///   - endIndex: The index of the last character of the URL citation in the message.
@@ -618,6 +701,10 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                     case title
                 }
 
+                /// Decodes a `URLCitation` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
@@ -626,6 +713,9 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                     self.title = try container.decode(Swift.String.self, forKey: .title)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(self.endIndex, forKey: .endIndex)
@@ -642,8 +732,10 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/role`.
         public struct RoleValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `assistant`
@@ -673,7 +765,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             /// The name of the function to call.
             public var name: Swift.String
 
-            /// Creates a `FunctionCall`.
+            /// Creates a new `FunctionCall`.
             ///
             /// - Parameters:
             ///   - arguments: The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
@@ -691,12 +783,19 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 case name
             }
 
+            /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
                 self.name = try container.decode(Swift.String.self, forKey: .name)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.arguments, forKey: .arguments)
@@ -721,7 +820,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             /// Transcript of the audio generated by the model.
             public var transcript: Swift.String
 
-            /// Creates a `Audio`.
+            /// Creates a new `Audio`.
             ///
             /// - Parameters:
             ///   - id: Unique identifier for this audio response.
@@ -747,6 +846,10 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 case transcript
             }
 
+            /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -755,6 +858,9 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.id, forKey: .id)
@@ -764,6 +870,8 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             }
         }
 
+        /// The `items` schema.
+        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageList/properties/data/items/allOf/1/properties/content_parts/anyOf/0/items`.
@@ -775,6 +883,9 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "text":
@@ -786,6 +897,9 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .text(let value): try value.encode(to: encoder)
@@ -806,7 +920,7 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
     /// The function that the model called.
     public var function: ChatCompletionMessageToolCall.Function
 
-    /// Creates a `ChatCompletionMessageToolCall`.
+    /// Creates a new `ChatCompletionMessageToolCall`.
     ///
     /// - Parameters:
     ///   - id: The ID of the tool call.
@@ -825,6 +939,10 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ChatCompletionMessageToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .type)
@@ -832,6 +950,9 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
         self.function = try container.decode(ChatCompletionMessageToolCall.Function.self, forKey: .function)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -848,7 +969,7 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String
 
-        /// Creates a `Function`.
+        /// Creates a new `Function`.
         ///
         /// - Parameters:
         ///   - name: The name of the function to call.
@@ -866,12 +987,19 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
             case arguments
         }
 
+        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
             self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -880,14 +1008,18 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ChatCompletionMessageToolCallChunk` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCallChunk`.
 public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
+    /// The `index` member.
     public var index: Swift.Int
     /// The ID of the tool call.
     public var id: Swift.String?
+    /// The `function` member.
     public var function: ChatCompletionMessageToolCallChunk.Function?
 
-    /// Creates a `ChatCompletionMessageToolCallChunk`.
+    /// Creates a new `ChatCompletionMessageToolCallChunk`.
     ///
     /// - Parameters:
     ///   - index: The `index` member.
@@ -910,6 +1042,10 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ChatCompletionMessageToolCallChunk` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("function", forKey: .type)
@@ -918,6 +1054,9 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
         self.function = try container.decodeIfPresent(ChatCompletionMessageToolCallChunk.Function.self, forKey: .function)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -926,6 +1065,8 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.function, forKey: .function)
     }
 
+    /// The `function` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCallChunk/properties/function`.
     public struct Function: Codable, Hashable, Sendable {
         /// The name of the function to call.
@@ -933,7 +1074,7 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String?
 
-        /// Creates a `Function`.
+        /// Creates a new `Function`.
         ///
         /// - Parameters:
         ///   - name: The name of the function to call.
@@ -951,12 +1092,19 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
             case arguments
         }
 
+        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
             self.arguments = try container.decodeIfPresent(Swift.String.self, forKey: .arguments)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.name, forKey: .name)
@@ -970,6 +1118,8 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCalls`.
 public typealias ChatCompletionMessageToolCalls = [ChatCompletionMessageToolCallValue]
 
+/// The `items` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCalls/items`.
@@ -981,6 +1131,9 @@ public enum ChatCompletionMessageToolCallValue: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "function":
@@ -992,6 +1145,9 @@ public enum ChatCompletionMessageToolCallValue: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .function(let value): try value.encode(to: encoder)
@@ -1001,15 +1157,21 @@ public enum ChatCompletionMessageToolCallValue: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ChatCompletionModalities` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionModalities`.
 public typealias ChatCompletionModalities = [ChatCompletionModality]
 
+/// The `items` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionModalities/anyOf/0/items`.
 public struct ChatCompletionModality: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `text`
@@ -1028,7 +1190,7 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
     /// Moderation for the generated output.
     public var output: ChatCompletionModeration.Output
 
-    /// Creates a `ChatCompletionModeration`.
+    /// Creates a new `ChatCompletionModeration`.
     ///
     /// - Parameters:
     ///   - input: Moderation for the request input.
@@ -1046,12 +1208,19 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
         case output
     }
 
+    /// Decodes a `ChatCompletionModeration` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.input = try container.decode(ChatCompletionModeration.Input.self, forKey: .input)
         self.output = try container.decode(ChatCompletionModeration.Output.self, forKey: .output)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.input, forKey: .input)
@@ -1071,6 +1240,9 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "moderation_results":
@@ -1082,6 +1254,9 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .moderationResults(let value): try value.encode(to: encoder)
@@ -1104,6 +1279,9 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "moderation_results":
@@ -1115,6 +1293,9 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .moderationResults(let value): try value.encode(to: encoder)
@@ -1134,7 +1315,7 @@ public struct ChatCompletionModerationError: Codable, Hashable, Sendable {
     /// The error message.
     public var message: Swift.String
 
-    /// Creates a `ChatCompletionModerationError`.
+    /// Creates a new `ChatCompletionModerationError`.
     ///
     /// - Parameters:
     ///   - code: The error code.
@@ -1153,6 +1334,10 @@ public struct ChatCompletionModerationError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ChatCompletionModerationError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("error", forKey: .type)
@@ -1160,6 +1345,9 @@ public struct ChatCompletionModerationError: Codable, Hashable, Sendable {
         self.message = try container.decode(Swift.String.self, forKey: .message)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("error", forKey: .type)
@@ -1177,7 +1365,7 @@ public struct ChatCompletionModerationResults: Codable, Hashable, Sendable {
     /// A list of moderation results.
     public var results: [ModerationResultBody]
 
-    /// Creates a `ChatCompletionModerationResults`.
+    /// Creates a new `ChatCompletionModerationResults`.
     ///
     /// - Parameters:
     ///   - model: The moderation model used to generate the results.
@@ -1196,6 +1384,10 @@ public struct ChatCompletionModerationResults: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ChatCompletionModerationResults` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("moderation_results", forKey: .type)
@@ -1203,6 +1395,9 @@ public struct ChatCompletionModerationResults: Codable, Hashable, Sendable {
         self.results = try container.decodeIfPresent([ModerationResultBody].self, forKey: .results) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("moderation_results", forKey: .type)
@@ -1215,15 +1410,14 @@ public struct ChatCompletionModerationResults: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoice`.
 public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
+    /// The `function` member.
     public var function: ChatCompletionNamedToolChoice.Function
 
-    /// Creates a `ChatCompletionNamedToolChoice`.
+    /// Creates a new `ChatCompletionNamedToolChoice`.
     ///
     /// - Parameters:
     ///   - function: The `function` member.
-    public init(
-        function: ChatCompletionNamedToolChoice.Function
-    ) {
+    public init(function: ChatCompletionNamedToolChoice.Function) {
         self.function = function
     }
 
@@ -1232,30 +1426,37 @@ public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ChatCompletionNamedToolChoice` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .type)
         self.function = try container.decode(ChatCompletionNamedToolChoice.Function.self, forKey: .function)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
         try container.encode(self.function, forKey: .function)
     }
 
+    /// The `function` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoice/properties/function`.
     public struct Function: Codable, Hashable, Sendable {
         /// The name of the function to call.
         public var name: Swift.String
 
-        /// Creates a `Function`.
+        /// Creates a new `Function`.
         ///
         /// - Parameters:
         ///   - name: The name of the function to call.
-        public init(
-            name: Swift.String
-        ) {
+        public init(name: Swift.String) {
             self.name = name
         }
 
@@ -1263,11 +1464,18 @@ public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
             case name
         }
 
+        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -1279,15 +1487,14 @@ public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoiceCustom`.
 public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
+    /// The `custom` member.
     public var custom: ChatCompletionNamedToolChoiceCustom.Custom
 
-    /// Creates a `ChatCompletionNamedToolChoiceCustom`.
+    /// Creates a new `ChatCompletionNamedToolChoiceCustom`.
     ///
     /// - Parameters:
     ///   - custom: The `custom` member.
-    public init(
-        custom: ChatCompletionNamedToolChoiceCustom.Custom
-    ) {
+    public init(custom: ChatCompletionNamedToolChoiceCustom.Custom) {
         self.custom = custom
     }
 
@@ -1296,30 +1503,37 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ChatCompletionNamedToolChoiceCustom` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom", forKey: .type)
         self.custom = try container.decode(ChatCompletionNamedToolChoiceCustom.Custom.self, forKey: .custom)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom", forKey: .type)
         try container.encode(self.custom, forKey: .custom)
     }
 
+    /// The `custom` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoiceCustom/properties/custom`.
     public struct Custom: Codable, Hashable, Sendable {
         /// The name of the custom tool to call.
         public var name: Swift.String
 
-        /// Creates a `Custom`.
+        /// Creates a new `Custom`.
         ///
         /// - Parameters:
         ///   - name: The name of the custom tool to call.
-        public init(
-            name: Swift.String
-        ) {
+        public init(name: Swift.String) {
             self.name = name
         }
 
@@ -1327,11 +1541,18 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
             case name
         }
 
+        /// Decodes a `Custom` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -1343,16 +1564,20 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage`.
 public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable {
+    /// The `content` member.
     public var content: ChatCompletionRequestAssistantMessage.ContentValue?
+    /// The `refusal` member.
     public var refusal: Swift.String?
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
+    /// The `audio` member.
     public var audio: ChatCompletionRequestAssistantMessage.Audio?
     /// The tool calls generated by the model, such as function calls.
     public var toolCalls: ChatCompletionMessageToolCalls?
+    /// The `function_call` member.
     public var functionCall: ChatCompletionRequestAssistantMessage.FunctionCall?
 
-    /// Creates a `ChatCompletionRequestAssistantMessage`.
+    /// Creates a new `ChatCompletionRequestAssistantMessage`.
     ///
     /// - Parameters:
     ///   - content: The `content` member.
@@ -1387,6 +1612,10 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
         case role
     }
 
+    /// Decodes a `ChatCompletionRequestAssistantMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("assistant", forKey: .role)
@@ -1398,6 +1627,9 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
         self.functionCall = try container.decodeIfPresent(ChatCompletionRequestAssistantMessage.FunctionCall.self, forKey: .functionCall)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("assistant", forKey: .role)
@@ -1425,6 +1657,9 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1437,6 +1672,9 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1454,13 +1692,11 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
         /// Unique identifier for a previous audio response from the model.
         public var id: Swift.String
 
-        /// Creates a `Audio`.
+        /// Creates a new `Audio`.
         ///
         /// - Parameters:
         ///   - id: Unique identifier for a previous audio response from the model.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -1468,11 +1704,18 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
             case id
         }
 
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -1490,7 +1733,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
         /// The name of the function to call.
         public var name: Swift.String
 
-        /// Creates a `FunctionCall`.
+        /// Creates a new `FunctionCall`.
         ///
         /// - Parameters:
         ///   - arguments: The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
@@ -1508,12 +1751,19 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
             case name
         }
 
+        /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
             self.name = try container.decode(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.arguments, forKey: .arguments)
@@ -1522,6 +1772,8 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
     }
 }
 
+/// The `ChatCompletionRequestAssistantMessageContentPart` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessageContentPart`.
@@ -1533,6 +1785,9 @@ public enum ChatCompletionRequestAssistantMessageContentPart: Codable, Hashable,
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "text":
@@ -1544,6 +1799,9 @@ public enum ChatCompletionRequestAssistantMessageContentPart: Codable, Hashable,
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .text(let value): try value.encode(to: encoder)
@@ -1564,7 +1822,7 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
 
-    /// Creates a `ChatCompletionRequestDeveloperMessage`.
+    /// Creates a new `ChatCompletionRequestDeveloperMessage`.
     ///
     /// - Parameters:
     ///   - content: The contents of the developer message.
@@ -1583,6 +1841,10 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
         case role
     }
 
+    /// Decodes a `ChatCompletionRequestDeveloperMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("developer", forKey: .role)
@@ -1590,6 +1852,9 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("developer", forKey: .role)
@@ -1613,6 +1878,9 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1625,6 +1893,9 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1641,18 +1912,19 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestFunctionMessage`.
 public struct ChatCompletionRequestFunctionMessage: Codable, Hashable, Sendable {
+    /// The `content` member.
     public var content: Swift.String?
     /// The name of the function to call.
     public var name: Swift.String
 
-    /// Creates a `ChatCompletionRequestFunctionMessage`.
+    /// Creates a new `ChatCompletionRequestFunctionMessage`.
     ///
     /// - Parameters:
-    ///   - content: The `content` member.
     ///   - name: The name of the function to call.
+    ///   - content: The `content` member.
     public init(
-        content: Swift.String? = nil,
-        name: Swift.String
+        name: Swift.String,
+        content: Swift.String? = nil
     ) {
         self.content = content
         self.name = name
@@ -1664,6 +1936,10 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Hashable, Sendable 
         case role
     }
 
+    /// Decodes a `ChatCompletionRequestFunctionMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .role)
@@ -1671,6 +1947,9 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Hashable, Sendable 
         self.name = try container.decode(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .role)
@@ -1679,6 +1958,8 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Hashable, Sendable 
     }
 }
 
+/// The `ChatCompletionRequestMessage` schema.
+///
 /// Decoded by the `role` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessage`.
@@ -1698,6 +1979,9 @@ public enum ChatCompletionRequestMessage: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("role") {
             case "developer":
@@ -1717,6 +2001,9 @@ public enum ChatCompletionRequestMessage: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .developer(let value): try value.encode(to: encoder)
@@ -1734,11 +2021,12 @@ public enum ChatCompletionRequestMessage: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartAudio`.
 public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, Sendable {
+    /// The `input_audio` member.
     public var inputAudio: ChatCompletionRequestMessageContentPartAudio.InputAudioValue
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
 
-    /// Creates a `ChatCompletionRequestMessageContentPartAudio`.
+    /// Creates a new `ChatCompletionRequestMessageContentPartAudio`.
     ///
     /// - Parameters:
     ///   - inputAudio: The `input_audio` member.
@@ -1757,6 +2045,10 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `ChatCompletionRequestMessageContentPartAudio` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio", forKey: .type)
@@ -1764,6 +2056,9 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
         self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio", forKey: .type)
@@ -1771,6 +2066,8 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
         try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
     }
 
+    /// The `input_audio` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartAudio/properties/input_audio`.
     public struct InputAudioValue: Codable, Hashable, Sendable {
         /// Base64 encoded audio data.
@@ -1778,7 +2075,7 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
         /// The format of the encoded audio data. Currently supports "wav" and "mp3".
         public var format: ChatCompletionRequestMessageContentPartAudio.InputAudioValue.Format
 
-        /// Creates a `InputAudioValue`.
+        /// Creates a new `InputAudioValue`.
         ///
         /// - Parameters:
         ///   - data: Base64 encoded audio data.
@@ -1796,12 +2093,19 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
             case format
         }
 
+        /// Decodes a `InputAudioValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.data = try container.decode(Swift.String.self, forKey: .data)
             self.format = try container.decode(ChatCompletionRequestMessageContentPartAudio.InputAudioValue.Format.self, forKey: .format)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.data, forKey: .data)
@@ -1814,8 +2118,10 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartAudio/properties/input_audio/properties/format`.
         public struct Format: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `wav`
@@ -1831,11 +2137,12 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartFile`.
 public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Sendable {
+    /// The `file` member.
     public var file: ChatCompletionRequestMessageContentPartFile.File
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
 
-    /// Creates a `ChatCompletionRequestMessageContentPartFile`.
+    /// Creates a new `ChatCompletionRequestMessageContentPartFile`.
     ///
     /// - Parameters:
     ///   - file: The `file` member.
@@ -1854,6 +2161,10 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
         case type
     }
 
+    /// Decodes a `ChatCompletionRequestMessageContentPartFile` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file", forKey: .type)
@@ -1861,6 +2172,9 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
         self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file", forKey: .type)
@@ -1868,6 +2182,8 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
         try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
     }
 
+    /// The `file` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartFile/properties/file`.
     public struct File: Codable, Hashable, Sendable {
         /// The name of the file, used when passing the file to the model as a
@@ -1879,7 +2195,7 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
         /// The ID of an uploaded file to use as input.
         public var fileID: Swift.String?
 
-        /// Creates a `File`.
+        /// Creates a new `File`.
         ///
         /// - Parameters:
         ///   - filename: The name of the file, used when passing the file to the model as a
@@ -1901,6 +2217,10 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
             case fileID = "file_id"
         }
 
+        /// Decodes a `File` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
@@ -1908,6 +2228,9 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
             self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.filename, forKey: .filename)
@@ -1921,11 +2244,12 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartImage`.
 public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, Sendable {
+    /// The `image_url` member.
     public var imageURL: ChatCompletionRequestMessageContentPartImage.ImageURL
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
 
-    /// Creates a `ChatCompletionRequestMessageContentPartImage`.
+    /// Creates a new `ChatCompletionRequestMessageContentPartImage`.
     ///
     /// - Parameters:
     ///   - imageURL: The `image_url` member.
@@ -1944,6 +2268,10 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `ChatCompletionRequestMessageContentPartImage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image_url", forKey: .type)
@@ -1951,6 +2279,9 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
         self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image_url", forKey: .type)
@@ -1958,6 +2289,8 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
         try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
     }
 
+    /// The `image_url` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartImage/properties/image_url`.
     public struct ImageURL: Codable, Hashable, Sendable {
         /// Either a URL of the image or the base64 encoded image data.
@@ -1965,7 +2298,7 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
         /// Specifies the detail level of the image. Learn more in the [Vision guide](/docs/guides/vision#low-or-high-fidelity-image-understanding).
         public var detail: ChatCompletionRequestMessageContentPartImage.ImageURL.Detail?
 
-        /// Creates a `ImageURL`.
+        /// Creates a new `ImageURL`.
         ///
         /// - Parameters:
         ///   - url: Either a URL of the image or the base64 encoded image data.
@@ -1983,12 +2316,19 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
             case detail
         }
 
+        /// Decodes a `ImageURL` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.url = try container.decode(Swift.String.self, forKey: .url)
             self.detail = try container.decodeIfPresent(ChatCompletionRequestMessageContentPartImage.ImageURL.Detail.self, forKey: .detail)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.url, forKey: .url)
@@ -2001,8 +2341,10 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartImage/properties/image_url/properties/detail`.
         public struct Detail: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `auto`
@@ -2024,13 +2366,11 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Hashable,
     /// The refusal message generated by the model.
     public var refusal: Swift.String
 
-    /// Creates a `ChatCompletionRequestMessageContentPartRefusal`.
+    /// Creates a new `ChatCompletionRequestMessageContentPartRefusal`.
     ///
     /// - Parameters:
     ///   - refusal: The refusal message generated by the model.
-    public init(
-        refusal: Swift.String
-    ) {
+    public init(refusal: Swift.String) {
         self.refusal = refusal
     }
 
@@ -2039,12 +2379,19 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Hashable,
         case type
     }
 
+    /// Decodes a `ChatCompletionRequestMessageContentPartRefusal` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("refusal", forKey: .type)
         self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("refusal", forKey: .type)
@@ -2061,7 +2408,7 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Hashable, Se
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
 
-    /// Creates a `ChatCompletionRequestMessageContentPartText`.
+    /// Creates a new `ChatCompletionRequestMessageContentPartText`.
     ///
     /// - Parameters:
     ///   - text: The text content.
@@ -2080,6 +2427,10 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Hashable, Se
         case type
     }
 
+    /// Decodes a `ChatCompletionRequestMessageContentPartText` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text", forKey: .type)
@@ -2087,6 +2438,9 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Hashable, Se
         self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text", forKey: .type)
@@ -2106,7 +2460,7 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
 
-    /// Creates a `ChatCompletionRequestSystemMessage`.
+    /// Creates a new `ChatCompletionRequestSystemMessage`.
     ///
     /// - Parameters:
     ///   - content: The contents of the system message.
@@ -2125,6 +2479,10 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `ChatCompletionRequestSystemMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("system", forKey: .role)
@@ -2132,6 +2490,9 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("system", forKey: .role)
@@ -2155,6 +2516,9 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2167,6 +2531,9 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2177,6 +2544,8 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ChatCompletionRequestSystemMessageContentPart` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestSystemMessageContentPart`.
 public typealias ChatCompletionRequestSystemMessageContentPart = ChatCompletionRequestMessageContentPartText
 
@@ -2189,7 +2558,7 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
     /// Tool call that this message is responding to.
     public var toolCallID: Swift.String
 
-    /// Creates a `ChatCompletionRequestToolMessage`.
+    /// Creates a new `ChatCompletionRequestToolMessage`.
     ///
     /// - Parameters:
     ///   - content: The contents of the tool message.
@@ -2208,6 +2577,10 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `ChatCompletionRequestToolMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("tool", forKey: .role)
@@ -2215,6 +2588,9 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
         self.toolCallID = try container.decode(Swift.String.self, forKey: .toolCallID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("tool", forKey: .role)
@@ -2238,6 +2614,9 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2250,6 +2629,9 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2260,6 +2642,8 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ChatCompletionRequestToolMessageContentPart` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestToolMessageContentPart`.
 public typealias ChatCompletionRequestToolMessageContentPart = ChatCompletionRequestMessageContentPartText
 
@@ -2273,7 +2657,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
 
-    /// Creates a `ChatCompletionRequestUserMessage`.
+    /// Creates a new `ChatCompletionRequestUserMessage`.
     ///
     /// - Parameters:
     ///   - content: The contents of the user message.
@@ -2292,6 +2676,10 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `ChatCompletionRequestUserMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("user", forKey: .role)
@@ -2299,6 +2687,9 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("user", forKey: .role)
@@ -2322,6 +2713,9 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2334,6 +2728,9 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2344,6 +2741,8 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ChatCompletionRequestUserMessageContentPart` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessageContentPart`.
@@ -2359,6 +2758,9 @@ public enum ChatCompletionRequestUserMessageContentPart: Codable, Hashable, Send
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "text":
@@ -2374,6 +2776,9 @@ public enum ChatCompletionRequestUserMessageContentPart: Codable, Hashable, Send
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .text(let value): try value.encode(to: encoder)
@@ -2389,7 +2794,9 @@ public enum ChatCompletionRequestUserMessageContentPart: Codable, Hashable, Send
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage`.
 public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
+    /// The `content` member.
     public var content: Swift.String?
+    /// The `refusal` member.
     public var refusal: Swift.String?
     /// The tool calls generated by the model, such as function calls.
     public var toolCalls: ChatCompletionMessageToolCalls?
@@ -2405,24 +2812,25 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         get { _functionCall }
         set { _functionCall = newValue }
     }
+    /// The `audio` member.
     public var audio: ChatCompletionResponseMessage.Audio?
 
-    /// Creates a `ChatCompletionResponseMessage`.
+    /// Creates a new `ChatCompletionResponseMessage`.
     ///
     /// - Parameters:
+    ///   - role: The role of the author of this message.
     ///   - content: The `content` member.
     ///   - refusal: The `refusal` member.
     ///   - toolCalls: The tool calls generated by the model, such as function calls.
     ///   - annotations: Annotations for the message, when applicable, as when using the
-    ///   - role: The role of the author of this message.
     ///   - functionCall: Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
     ///   - audio: The `audio` member.
     public init(
+        role: ChatCompletionResponseMessage.RoleValue,
         content: Swift.String? = nil,
         refusal: Swift.String? = nil,
         toolCalls: ChatCompletionMessageToolCalls? = nil,
         annotations: [ChatCompletionResponseMessage.AnnotationValue]? = nil,
-        role: ChatCompletionResponseMessage.RoleValue,
         functionCall: ChatCompletionResponseMessage.FunctionCall? = nil,
         audio: ChatCompletionResponseMessage.Audio? = nil
     ) {
@@ -2445,6 +2853,10 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         case audio
     }
 
+    /// Decodes a `ChatCompletionResponseMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
@@ -2456,6 +2868,9 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         self.audio = try container.decodeIfPresent(ChatCompletionResponseMessage.Audio.self, forKey: .audio)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.content, forKey: .content)
@@ -2474,13 +2889,11 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         /// A URL citation when using web search.
         public var urlCitation: ChatCompletionResponseMessage.AnnotationValue.URLCitation
 
-        /// Creates a `AnnotationValue`.
+        /// Creates a new `AnnotationValue`.
         ///
         /// - Parameters:
         ///   - urlCitation: A URL citation when using web search.
-        public init(
-            urlCitation: ChatCompletionResponseMessage.AnnotationValue.URLCitation
-        ) {
+        public init(urlCitation: ChatCompletionResponseMessage.AnnotationValue.URLCitation) {
             self.urlCitation = urlCitation
         }
 
@@ -2489,12 +2902,19 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `AnnotationValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("url_citation", forKey: .type)
             self.urlCitation = try container.decode(ChatCompletionResponseMessage.AnnotationValue.URLCitation.self, forKey: .urlCitation)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("url_citation", forKey: .type)
@@ -2514,7 +2934,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             /// The title of the web resource.
             public var title: Swift.String
 
-            /// Creates a `URLCitation`.
+            /// Creates a new `URLCitation`.
             ///
             /// - Parameters:
             ///   - endIndex: The index of the last character of the URL citation in the message.
@@ -2540,6 +2960,10 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
                 case title
             }
 
+            /// Decodes a `URLCitation` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
@@ -2548,6 +2972,9 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
                 self.title = try container.decode(Swift.String.self, forKey: .title)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.endIndex, forKey: .endIndex)
@@ -2564,8 +2991,10 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `assistant`
@@ -2595,7 +3024,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         /// The name of the function to call.
         public var name: Swift.String
 
-        /// Creates a `FunctionCall`.
+        /// Creates a new `FunctionCall`.
         ///
         /// - Parameters:
         ///   - arguments: The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
@@ -2613,12 +3042,19 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             case name
         }
 
+        /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
             self.name = try container.decode(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.arguments, forKey: .arguments)
@@ -2643,7 +3079,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         /// Transcript of the audio generated by the model.
         public var transcript: Swift.String
 
-        /// Creates a `Audio`.
+        /// Creates a new `Audio`.
         ///
         /// - Parameters:
         ///   - id: Unique identifier for this audio response.
@@ -2669,6 +3105,10 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             case transcript
         }
 
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -2677,6 +3117,9 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -2693,8 +3136,10 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRole`.
 public struct ChatCompletionRole: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `developer`
@@ -2720,6 +3165,7 @@ public struct ChatCompletionRole: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionStreamResponseDelta`.
 public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
+    /// The `content` member.
     public var content: Swift.String?
     private var _functionCall: ChatCompletionStreamResponseDelta.FunctionCall?
     /// Deprecated and replaced by `tool_calls`. The name and arguments of a function that should be called, as generated by the model.
@@ -2728,12 +3174,14 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
         get { _functionCall }
         set { _functionCall = newValue }
     }
+    /// The `tool_calls` member.
     public var toolCalls: [ChatCompletionMessageToolCallChunk]?
     /// The role of the author of this message.
     public var role: ChatCompletionStreamResponseDelta.RoleValue?
+    /// The `refusal` member.
     public var refusal: Swift.String?
 
-    /// Creates a `ChatCompletionStreamResponseDelta`.
+    /// Creates a new `ChatCompletionStreamResponseDelta`.
     ///
     /// - Parameters:
     ///   - content: The `content` member.
@@ -2763,6 +3211,10 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
         case refusal
     }
 
+    /// Decodes a `ChatCompletionStreamResponseDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
@@ -2772,6 +3224,9 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
         self.refusal = try container.decodeIfPresent(Swift.String.self, forKey: .refusal)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.content, forKey: .content)
@@ -2792,7 +3247,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
         /// The name of the function to call.
         public var name: Swift.String?
 
-        /// Creates a `FunctionCall`.
+        /// Creates a new `FunctionCall`.
         ///
         /// - Parameters:
         ///   - arguments: The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
@@ -2810,12 +3265,19 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
             case name
         }
 
+        /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.arguments = try container.decodeIfPresent(Swift.String.self, forKey: .arguments)
             self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.arguments, forKey: .arguments)
@@ -2829,8 +3291,10 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionStreamResponseDelta/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `developer`
@@ -2850,28 +3314,31 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ChatCompletionTokenLogprob` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionTokenLogprob`.
 public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
     /// The token.
     public var token: Swift.String
     /// The log probability of this token, if it is within the top 20 most likely tokens. Otherwise, the value `-9999.0` is used to signify that the token is very unlikely.
     public var logprob: Swift.Double
+    /// The `bytes` member.
     public var bytes: [Swift.Int]?
     /// List of the most likely tokens and their log probability, at this token position. The number of entries may be fewer than the requested `top_logprobs`.
     public var topLogprobs: [ChatCompletionTokenLogprob.TopLogprob]
 
-    /// Creates a `ChatCompletionTokenLogprob`.
+    /// Creates a new `ChatCompletionTokenLogprob`.
     ///
     /// - Parameters:
     ///   - token: The token.
     ///   - logprob: The log probability of this token, if it is within the top 20 most likely tokens. Otherwise, the value `-9999.0` is used to signify that the token is very unlikely.
-    ///   - bytes: The `bytes` member.
     ///   - topLogprobs: List of the most likely tokens and their log probability, at this token position. The number of entries may be fewer than the requested `top_logprobs`.
+    ///   - bytes: The `bytes` member.
     public init(
         token: Swift.String,
         logprob: Swift.Double,
-        bytes: [Swift.Int]? = nil,
-        topLogprobs: [ChatCompletionTokenLogprob.TopLogprob]
+        topLogprobs: [ChatCompletionTokenLogprob.TopLogprob],
+        bytes: [Swift.Int]? = nil
     ) {
         self.token = token
         self.logprob = logprob
@@ -2886,6 +3353,10 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
+    /// Decodes a `ChatCompletionTokenLogprob` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
@@ -2894,6 +3365,9 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
         self.topLogprobs = try container.decodeIfPresent([ChatCompletionTokenLogprob.TopLogprob].self, forKey: .topLogprobs) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.token, forKey: .token)
@@ -2902,15 +3376,18 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
         try container.encode(self.topLogprobs, forKey: .topLogprobs)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionTokenLogprob/properties/top_logprobs/items`.
     public struct TopLogprob: Codable, Hashable, Sendable {
         /// The token.
         public var token: Swift.String
         /// The log probability of this token, if it is within the top 20 most likely tokens. Otherwise, the value `-9999.0` is used to signify that the token is very unlikely.
         public var logprob: Swift.Double
+        /// The `bytes` member.
         public var bytes: [Swift.Int]?
 
-        /// Creates a `TopLogprob`.
+        /// Creates a new `TopLogprob`.
         ///
         /// - Parameters:
         ///   - token: The token.
@@ -2932,6 +3409,10 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
             case bytes
         }
 
+        /// Decodes a `TopLogprob` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.token = try container.decode(Swift.String.self, forKey: .token)
@@ -2939,6 +3420,9 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
             self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.token, forKey: .token)
@@ -2971,6 +3455,9 @@ public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? ChatCompletionToolChoiceOption.StringValue(from: decoder) {
             self = .string(value)
@@ -2991,6 +3478,9 @@ public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -3007,8 +3497,10 @@ public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionToolChoiceOption/oneOf/0`.
     public struct StringValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `none`
@@ -3019,973 +3511,5 @@ public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
 
         /// `required`
         public static var required: Self { Self(rawValue: "required") }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
-public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
-    public var metadata: Metadata?
-    /// An integer between 0 and 20 specifying the maximum number of most likely
-    /// tokens to return at each token position, each with an associated log
-    /// probability. In some cases, the number of returned tokens may be fewer than
-    /// requested.
-    /// `logprobs` must be set to `true` if this parameter is used.
-    public var topLogprobs: Swift.Int?
-    public var temperature: Swift.Double?
-    public var topP: Swift.Double?
-    private var _user: Swift.String?
-    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated)
-    public var user: Swift.String? {
-        get { _user }
-        set { _user = newValue }
-    }
-    public var safetyIdentifier: Swift.String?
-    public var promptCacheKey: Swift.String?
-    private var _promptCacheRetention: CreateChatCompletionRequest.PromptCacheRetention?
-    @available(*, deprecated)
-    public var promptCacheRetention: CreateChatCompletionRequest.PromptCacheRetention? {
-        get { _promptCacheRetention }
-        set { _promptCacheRetention = newValue }
-    }
-    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
-    public var promptCacheOptions: PromptCacheOptionsParam?
-    /// A list of messages comprising the conversation so far. Depending on the
-    /// [model](/docs/models) you use, different message types (modalities) are
-    /// supported, like [text](/docs/guides/text-generation),
-    /// [images](/docs/guides/vision), and [audio](/docs/guides/audio).
-    public var messages: [ChatCompletionRequestMessage]
-    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
-    /// to browse and compare available models.
-    public var model: ModelIDsShared
-    public var serviceTier: ServiceTier?
-    public var modalities: ResponseModalities?
-    public var verbosity: Verbosity?
-    public var reasoningEffort: ReasoningEffort?
-    /// An upper bound for the number of tokens that can be generated for a completion, including visible output tokens and [reasoning tokens](/docs/guides/reasoning).
-    public var maxCompletionTokens: Swift.Int?
-    /// Number between -2.0 and 2.0. Positive values penalize new tokens based on
-    /// their existing frequency in the text so far, decreasing the model's
-    /// likelihood to repeat the same line verbatim.
-    public var frequencyPenalty: Swift.Double?
-    /// Number between -2.0 and 2.0. Positive values penalize new tokens based on
-    /// whether they appear in the text so far, increasing the model's likelihood
-    /// to talk about new topics.
-    public var presencePenalty: Swift.Double?
-    /// This tool searches the web for relevant results to use in a response.
-    /// Learn more about the [web search tool](/docs/guides/tools-web-search?api-mode=chat).
-    public var webSearchOptions: CreateChatCompletionRequest.WebSearchOptions?
-    /// An object specifying the format that the model must output.
-    ///
-    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
-    /// Structured Outputs which ensures the model will match your supplied JSON
-    /// schema. Learn more in the [Structured Outputs
-    /// guide](/docs/guides/structured-outputs).
-    ///
-    /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
-    /// ensures the message the model generates is valid JSON. Using `json_schema`
-    /// is preferred for models that support it.
-    public var responseFormat: CreateChatCompletionRequest.ResponseFormat?
-    /// Parameters for audio output. Required when audio output is requested with
-    /// `modalities: ["audio"]`. [Learn more](/docs/guides/audio).
-    public var audio: CreateChatCompletionRequest.Audio?
-    /// Whether or not to store the output of this chat completion request for
-    /// use in our [model distillation](/docs/guides/distillation) or
-    /// [evals](/docs/guides/evals) products.
-    ///
-    /// Supports text and image inputs. Note: image inputs over 8MB will be dropped.
-    public var store: Swift.Bool?
-    public var moderation: ModerationParam?
-    /// If set to true, the model response data will be streamed to the client
-    /// as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
-    /// See the [Streaming section below](/docs/api-reference/chat/streaming)
-    /// for more information, along with the [streaming responses](/docs/guides/streaming-responses)
-    /// guide for more information on how to handle the streaming events.
-    public var stream: Swift.Bool?
-    /// Not supported with latest reasoning models `o3` and `o4-mini`.
-    ///
-    /// Up to 4 sequences where the API will stop generating further tokens. The
-    /// returned text will not contain the stop sequence.
-    public var stop: StopConfiguration?
-    /// Modify the likelihood of specified tokens appearing in the completion.
-    ///
-    /// Accepts a JSON object that maps tokens (specified by their token ID in the
-    /// tokenizer) to an associated bias value from -100 to 100. Mathematically,
-    /// the bias is added to the logits generated by the model prior to sampling.
-    /// The exact effect will vary per model, but values between -1 and 1 should
-    /// decrease or increase likelihood of selection; values like -100 or 100
-    /// should result in a ban or exclusive selection of the relevant token.
-    public var logitBias: [Swift.String: Swift.Int]?
-    /// Whether to return log probabilities of the output tokens or not. If true,
-    /// returns the log probabilities of each output token returned in the
-    /// `content` of `message`.
-    public var logprobs: Swift.Bool?
-    private var _maxTokens: Swift.Int?
-    /// The maximum number of [tokens](/tokenizer) that can be generated in the
-    /// chat completion. This value can be used to control
-    /// [costs](https://openai.com/api/pricing/) for text generated via API.
-    ///
-    /// This value is now deprecated in favor of `max_completion_tokens`, and is
-    /// not compatible with [o-series models](/docs/guides/reasoning).
-    @available(*, deprecated)
-    public var maxTokens: Swift.Int? {
-        get { _maxTokens }
-        set { _maxTokens = newValue }
-    }
-    /// How many chat completion choices to generate for each input message. Note that you will be charged based on the number of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.
-    public var n: Swift.Int?
-    /// Configuration for a [Predicted Output](/docs/guides/predicted-outputs),
-    /// which can greatly improve response times when large parts of the model
-    /// response are known ahead of time. This is most common when you are
-    /// regenerating a file with only minor changes to most of the content.
-    public var prediction: PredictionContent?
-    private var _seed: Swift.Int?
-    /// This feature is in Beta.
-    /// If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same `seed` and parameters should return the same result.
-    /// Determinism is not guaranteed, and you should refer to the `system_fingerprint` response parameter to monitor changes in the backend.
-    @available(*, deprecated)
-    public var seed: Swift.Int? {
-        get { _seed }
-        set { _seed = newValue }
-    }
-    public var streamOptions: ChatCompletionStreamOptions?
-    /// A list of tools the model may call. You can provide either
-    /// [custom tools](/docs/guides/function-calling#custom-tools) or
-    /// [function tools](/docs/guides/function-calling).
-    public var tools: [CreateChatCompletionRequest.ToolValue]?
-    /// Controls which (if any) tool is called by the model.
-    /// `none` means the model will not call any tool and instead generates a message.
-    /// `auto` means the model can pick between generating a message or calling one or more tools.
-    /// `required` means the model must call one or more tools.
-    /// Specifying a particular tool via `{"type": "function", "function": {"name": "my_function"}}` forces the model to call that tool.
-    ///
-    /// `none` is the default when no tools are present. `auto` is the default if tools are present.
-    public var toolChoice: ChatCompletionToolChoiceOption?
-    /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
-    public var parallelToolCalls: ParallelToolCalls?
-    private var _functionCall: CreateChatCompletionRequest.FunctionCall?
-    /// Deprecated in favor of `tool_choice`.
-    ///
-    /// Controls which (if any) function is called by the model.
-    ///
-    /// `none` means the model will not call a function and instead generates a
-    /// message.
-    ///
-    /// `auto` means the model can pick between generating a message or calling a
-    /// function.
-    ///
-    /// Specifying a particular function via `{"name": "my_function"}` forces the
-    /// model to call that function.
-    ///
-    /// `none` is the default when no functions are present. `auto` is the default
-    /// if functions are present.
-    @available(*, deprecated)
-    public var functionCall: CreateChatCompletionRequest.FunctionCall? {
-        get { _functionCall }
-        set { _functionCall = newValue }
-    }
-    private var _functions: [ChatCompletionFunctions]?
-    /// Deprecated in favor of `tools`.
-    ///
-    /// A list of functions the model may generate JSON inputs for.
-    @available(*, deprecated)
-    public var functions: [ChatCompletionFunctions]? {
-        get { _functions }
-        set { _functions = newValue }
-    }
-
-    /// Creates a `CreateChatCompletionRequest`.
-    ///
-    /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - promptCacheOptions: Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
-    ///   - messages: A list of messages comprising the conversation so far. Depending on the
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - serviceTier: The `service_tier` member.
-    ///   - modalities: The `modalities` member.
-    ///   - verbosity: The `verbosity` member.
-    ///   - reasoningEffort: The `reasoning_effort` member.
-    ///   - maxCompletionTokens: An upper bound for the number of tokens that can be generated for a completion, including visible output tokens and [reasoning tokens](/docs/guides/reasoning).
-    ///   - frequencyPenalty: Number between -2.0 and 2.0. Positive values penalize new tokens based on
-    ///   - presencePenalty: Number between -2.0 and 2.0. Positive values penalize new tokens based on
-    ///   - webSearchOptions: This tool searches the web for relevant results to use in a response.
-    ///   - responseFormat: An object specifying the format that the model must output.
-    ///   - audio: Parameters for audio output. Required when audio output is requested with
-    ///   - store: Whether or not to store the output of this chat completion request for
-    ///   - moderation: The `moderation` member.
-    ///   - stream: If set to true, the model response data will be streamed to the client
-    ///   - stop: Not supported with latest reasoning models `o3` and `o4-mini`.
-    ///   - logitBias: Modify the likelihood of specified tokens appearing in the completion.
-    ///   - logprobs: Whether to return log probabilities of the output tokens or not. If true,
-    ///   - maxTokens: The maximum number of [tokens](/tokenizer) that can be generated in the
-    ///   - n: How many chat completion choices to generate for each input message. Note that you will be charged based on the number of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.
-    ///   - prediction: Configuration for a [Predicted Output](/docs/guides/predicted-outputs),
-    ///   - seed: This feature is in Beta.
-    ///   - streamOptions: The `stream_options` member.
-    ///   - tools: A list of tools the model may call. You can provide either
-    ///   - toolChoice: Controls which (if any) tool is called by the model.
-    ///   - parallelToolCalls: Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
-    ///   - functionCall: Deprecated in favor of `tool_choice`.
-    ///   - functions: Deprecated in favor of `tools`.
-    public init(
-        metadata: Metadata? = nil,
-        topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
-        topP: Swift.Double? = nil,
-        user: Swift.String? = nil,
-        safetyIdentifier: Swift.String? = nil,
-        promptCacheKey: Swift.String? = nil,
-        promptCacheRetention: CreateChatCompletionRequest.PromptCacheRetention? = nil,
-        promptCacheOptions: PromptCacheOptionsParam? = nil,
-        messages: [ChatCompletionRequestMessage],
-        model: ModelIDsShared,
-        serviceTier: ServiceTier? = nil,
-        modalities: ResponseModalities? = nil,
-        verbosity: Verbosity? = nil,
-        reasoningEffort: ReasoningEffort? = nil,
-        maxCompletionTokens: Swift.Int? = nil,
-        frequencyPenalty: Swift.Double? = nil,
-        presencePenalty: Swift.Double? = nil,
-        webSearchOptions: CreateChatCompletionRequest.WebSearchOptions? = nil,
-        responseFormat: CreateChatCompletionRequest.ResponseFormat? = nil,
-        audio: CreateChatCompletionRequest.Audio? = nil,
-        store: Swift.Bool? = nil,
-        moderation: ModerationParam? = nil,
-        stream: Swift.Bool? = nil,
-        stop: StopConfiguration? = nil,
-        logitBias: [Swift.String: Swift.Int]? = nil,
-        logprobs: Swift.Bool? = nil,
-        maxTokens: Swift.Int? = nil,
-        n: Swift.Int? = nil,
-        prediction: PredictionContent? = nil,
-        seed: Swift.Int? = nil,
-        streamOptions: ChatCompletionStreamOptions? = nil,
-        tools: [CreateChatCompletionRequest.ToolValue]? = nil,
-        toolChoice: ChatCompletionToolChoiceOption? = nil,
-        parallelToolCalls: ParallelToolCalls? = nil,
-        functionCall: CreateChatCompletionRequest.FunctionCall? = nil,
-        functions: [ChatCompletionFunctions]? = nil
-    ) {
-        self.metadata = metadata
-        self.topLogprobs = topLogprobs
-        self.temperature = temperature
-        self.topP = topP
-        self._user = user
-        self.safetyIdentifier = safetyIdentifier
-        self.promptCacheKey = promptCacheKey
-        self._promptCacheRetention = promptCacheRetention
-        self.promptCacheOptions = promptCacheOptions
-        self.messages = messages
-        self.model = model
-        self.serviceTier = serviceTier
-        self.modalities = modalities
-        self.verbosity = verbosity
-        self.reasoningEffort = reasoningEffort
-        self.maxCompletionTokens = maxCompletionTokens
-        self.frequencyPenalty = frequencyPenalty
-        self.presencePenalty = presencePenalty
-        self.webSearchOptions = webSearchOptions
-        self.responseFormat = responseFormat
-        self.audio = audio
-        self.store = store
-        self.moderation = moderation
-        self.stream = stream
-        self.stop = stop
-        self.logitBias = logitBias
-        self.logprobs = logprobs
-        self._maxTokens = maxTokens
-        self.n = n
-        self.prediction = prediction
-        self._seed = seed
-        self.streamOptions = streamOptions
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.parallelToolCalls = parallelToolCalls
-        self._functionCall = functionCall
-        self._functions = functions
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case topLogprobs = "top_logprobs"
-        case temperature
-        case topP = "top_p"
-        case user
-        case safetyIdentifier = "safety_identifier"
-        case promptCacheKey = "prompt_cache_key"
-        case promptCacheRetention = "prompt_cache_retention"
-        case promptCacheOptions = "prompt_cache_options"
-        case messages
-        case model
-        case serviceTier = "service_tier"
-        case modalities
-        case verbosity
-        case reasoningEffort = "reasoning_effort"
-        case maxCompletionTokens = "max_completion_tokens"
-        case frequencyPenalty = "frequency_penalty"
-        case presencePenalty = "presence_penalty"
-        case webSearchOptions = "web_search_options"
-        case responseFormat = "response_format"
-        case audio
-        case store
-        case moderation
-        case stream
-        case stop
-        case logitBias = "logit_bias"
-        case logprobs
-        case maxTokens = "max_tokens"
-        case n
-        case prediction
-        case seed
-        case streamOptions = "stream_options"
-        case tools
-        case toolChoice = "tool_choice"
-        case parallelToolCalls = "parallel_tool_calls"
-        case functionCall = "function_call"
-        case functions
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(CreateChatCompletionRequest.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptionsParam.self, forKey: .promptCacheOptions)
-        self.messages = try container.decodeIfPresent([ChatCompletionRequestMessage].self, forKey: .messages) ?? []
-        self.model = try container.decode(ModelIDsShared.self, forKey: .model)
-        self.serviceTier = try container.decodeIfPresent(ServiceTier.self, forKey: .serviceTier)
-        self.modalities = try container.decodeIfPresent(ResponseModalities.self, forKey: .modalities)
-        self.verbosity = try container.decodeIfPresent(Verbosity.self, forKey: .verbosity)
-        self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
-        self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-        self.frequencyPenalty = try container.decodeIfPresent(Swift.Double.self, forKey: .frequencyPenalty)
-        self.presencePenalty = try container.decodeIfPresent(Swift.Double.self, forKey: .presencePenalty)
-        self.webSearchOptions = try container.decodeIfPresent(CreateChatCompletionRequest.WebSearchOptions.self, forKey: .webSearchOptions)
-        self.responseFormat = try container.decodeIfPresent(CreateChatCompletionRequest.ResponseFormat.self, forKey: .responseFormat)
-        self.audio = try container.decodeIfPresent(CreateChatCompletionRequest.Audio.self, forKey: .audio)
-        self.store = try container.decodeIfPresent(Swift.Bool.self, forKey: .store)
-        self.moderation = try container.decodeIfPresent(ModerationParam.self, forKey: .moderation)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.stop = try container.decodeIfPresent(StopConfiguration.self, forKey: .stop)
-        self.logitBias = try container.decodeIfPresent([Swift.String: Swift.Int].self, forKey: .logitBias)
-        self.logprobs = try container.decodeIfPresent(Swift.Bool.self, forKey: .logprobs)
-        self._maxTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxTokens)
-        self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
-        self.prediction = try container.decodeIfPresent(PredictionContent.self, forKey: .prediction)
-        self._seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
-        self.streamOptions = try container.decodeIfPresent(ChatCompletionStreamOptions.self, forKey: .streamOptions)
-        self.tools = try container.decodeIfPresent([CreateChatCompletionRequest.ToolValue].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(ChatCompletionToolChoiceOption.self, forKey: .toolChoice)
-        self.parallelToolCalls = try container.decodeIfPresent(ParallelToolCalls.self, forKey: .parallelToolCalls)
-        self._functionCall = try container.decodeIfPresent(CreateChatCompletionRequest.FunctionCall.self, forKey: .functionCall)
-        self._functions = try container.decodeIfPresent([ChatCompletionFunctions].self, forKey: .functions)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encodeIfPresent(self.topLogprobs, forKey: .topLogprobs)
-        try container.encodeIfPresent(self.temperature, forKey: .temperature)
-        try container.encodeIfPresent(self.topP, forKey: .topP)
-        try container.encodeIfPresent(self._user, forKey: .user)
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: .safetyIdentifier)
-        try container.encodeIfPresent(self.promptCacheKey, forKey: .promptCacheKey)
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: .promptCacheRetention)
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: .promptCacheOptions)
-        try container.encode(self.messages, forKey: .messages)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.serviceTier, forKey: .serviceTier)
-        try container.encodeIfPresent(self.modalities, forKey: .modalities)
-        try container.encodeIfPresent(self.verbosity, forKey: .verbosity)
-        try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
-        try container.encodeIfPresent(self.maxCompletionTokens, forKey: .maxCompletionTokens)
-        try container.encodeIfPresent(self.frequencyPenalty, forKey: .frequencyPenalty)
-        try container.encodeIfPresent(self.presencePenalty, forKey: .presencePenalty)
-        try container.encodeIfPresent(self.webSearchOptions, forKey: .webSearchOptions)
-        try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
-        try container.encodeIfPresent(self.audio, forKey: .audio)
-        try container.encodeIfPresent(self.store, forKey: .store)
-        try container.encodeIfPresent(self.moderation, forKey: .moderation)
-        try container.encodeIfPresent(self.stream, forKey: .stream)
-        try container.encodeIfPresent(self.stop, forKey: .stop)
-        try container.encodeIfPresent(self.logitBias, forKey: .logitBias)
-        try container.encodeIfPresent(self.logprobs, forKey: .logprobs)
-        try container.encodeIfPresent(self._maxTokens, forKey: .maxTokens)
-        try container.encodeIfPresent(self.n, forKey: .n)
-        try container.encodeIfPresent(self.prediction, forKey: .prediction)
-        try container.encodeIfPresent(self._seed, forKey: .seed)
-        try container.encodeIfPresent(self.streamOptions, forKey: .streamOptions)
-        try container.encodeIfPresent(self.tools, forKey: .tools)
-        try container.encodeIfPresent(self.toolChoice, forKey: .toolChoice)
-        try container.encodeIfPresent(self.parallelToolCalls, forKey: .parallelToolCalls)
-        try container.encodeIfPresent(self._functionCall, forKey: .functionCall)
-        try container.encodeIfPresent(self._functions, forKey: .functions)
-    }
-
-    /// Deprecated. Use `prompt_cache_options.ttl` instead.
-    ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
-    /// This field expresses a maximum retention policy, while
-    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
-    /// fields are independent and do not interact.
-    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
-    ///
-    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
-    ///   - Organizations without ZDR enabled default to `24h`.
-    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
-    public struct PromptCacheRetention: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_memory`
-        public static var inMemory: Self { Self(rawValue: "in_memory") }
-
-        /// `24h`
-        public static var _24h: Self { Self(rawValue: "24h") }
-    }
-
-    /// This tool searches the web for relevant results to use in a response.
-    /// Learn more about the [web search tool](/docs/guides/tools-web-search?api-mode=chat).
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/web_search_options`.
-    public struct WebSearchOptions: Codable, Hashable, Sendable {
-        /// Approximate location parameters for the search.
-        public var userLocation: CreateChatCompletionRequest.WebSearchOptions.UserLocation?
-        /// High level guidance for the amount of context window space to use for the
-        /// search. One of `low`, `medium`, or `high`. `medium` is the default.
-        public var searchContextSize: WebSearchContextSize?
-
-        /// Creates a `WebSearchOptions`.
-        ///
-        /// - Parameters:
-        ///   - userLocation: Approximate location parameters for the search.
-        ///   - searchContextSize: High level guidance for the amount of context window space to use for the
-        public init(
-            userLocation: CreateChatCompletionRequest.WebSearchOptions.UserLocation? = nil,
-            searchContextSize: WebSearchContextSize? = nil
-        ) {
-            self.userLocation = userLocation
-            self.searchContextSize = searchContextSize
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case userLocation = "user_location"
-            case searchContextSize = "search_context_size"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.userLocation = try container.decodeIfPresent(CreateChatCompletionRequest.WebSearchOptions.UserLocation.self, forKey: .userLocation)
-            self.searchContextSize = try container.decodeIfPresent(WebSearchContextSize.self, forKey: .searchContextSize)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.userLocation, forKey: .userLocation)
-            try container.encodeIfPresent(self.searchContextSize, forKey: .searchContextSize)
-        }
-
-        /// Approximate location parameters for the search.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/web_search_options/properties/user_location`.
-        public struct UserLocation: Codable, Hashable, Sendable {
-            /// Approximate location parameters for the search.
-            public var approximate: WebSearchLocation
-
-            /// Creates a `UserLocation`.
-            ///
-            /// - Parameters:
-            ///   - approximate: Approximate location parameters for the search.
-            public init(
-                approximate: WebSearchLocation
-            ) {
-                self.approximate = approximate
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case approximate
-                case type
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("approximate", forKey: .type)
-                self.approximate = try container.decode(WebSearchLocation.self, forKey: .approximate)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode("approximate", forKey: .type)
-                try container.encode(self.approximate, forKey: .approximate)
-            }
-        }
-    }
-
-    /// An object specifying the format that the model must output.
-    ///
-    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
-    /// Structured Outputs which ensures the model will match your supplied JSON
-    /// schema. Learn more in the [Structured Outputs
-    /// guide](/docs/guides/structured-outputs).
-    ///
-    /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
-    /// ensures the message the model generates is valid JSON. Using `json_schema`
-    /// is preferred for models that support it.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/response_format`.
-    public enum ResponseFormat: Codable, Hashable, Sendable {
-        /// Default response format. Used to generate text responses. (type: `text`)
-        case text(ResponseFormatText)
-        /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
-        case jsonSchema(ResponseFormatJSONSchema)
-        /// JSON object response format. An older method of generating JSON responses. (type: `json_object`)
-        case jsonObject(ResponseFormatJSONObject)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "text":
-                    self = .text(try ResponseFormatText(from: decoder))
-                case "json_schema":
-                    self = .jsonSchema(try ResponseFormatJSONSchema(from: decoder))
-                case "json_object":
-                    self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .text(let value): try value.encode(to: encoder)
-                case .jsonSchema(let value): try value.encode(to: encoder)
-                case .jsonObject(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Parameters for audio output. Required when audio output is requested with
-    /// `modalities: ["audio"]`. [Learn more](/docs/guides/audio).
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
-        /// The voice the model uses to respond. Supported built-in voices are
-        /// `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `nova`, `onyx`,
-        /// `sage`, `shimmer`, `marin`, and `cedar`. You may also provide a
-        /// custom voice object with an `id`, for example `{ "id": "voice_1234" }`.
-        public var voice: VoiceIDsOrCustomVoice
-        /// Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,
-        /// `opus`, or `pcm16`.
-        public var format: CreateChatCompletionRequest.Audio.Format
-
-        /// Creates a `Audio`.
-        ///
-        /// - Parameters:
-        ///   - voice: The voice the model uses to respond. Supported built-in voices are
-        ///   - format: Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,
-        public init(
-            voice: VoiceIDsOrCustomVoice,
-            format: CreateChatCompletionRequest.Audio.Format
-        ) {
-            self.voice = voice
-            self.format = format
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case voice
-            case format
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.voice = try container.decode(VoiceIDsOrCustomVoice.self, forKey: .voice)
-            self.format = try container.decode(CreateChatCompletionRequest.Audio.Format.self, forKey: .format)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.voice, forKey: .voice)
-            try container.encode(self.format, forKey: .format)
-        }
-
-        /// Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,
-        /// `opus`, or `pcm16`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/audio/properties/format`.
-        public struct Format: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `wav`
-            public static var wav: Self { Self(rawValue: "wav") }
-
-            /// `aac`
-            public static var aac: Self { Self(rawValue: "aac") }
-
-            /// `mp3`
-            public static var mp3: Self { Self(rawValue: "mp3") }
-
-            /// `flac`
-            public static var flac: Self { Self(rawValue: "flac") }
-
-            /// `opus`
-            public static var opus: Self { Self(rawValue: "opus") }
-
-            /// `pcm16`
-            public static var pcm16: Self { Self(rawValue: "pcm16") }
-        }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
-        /// A function tool that can be used to generate a response. (type: `function`)
-        case function(ChatCompletionTool)
-        /// A custom tool that processes input using a specified format. (type: `custom`)
-        case custom(CustomToolChatCompletions)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "function":
-                    self = .function(try ChatCompletionTool(from: decoder))
-                case "custom":
-                    self = .custom(try CustomToolChatCompletions(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .function(let value): try value.encode(to: encoder)
-                case .custom(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Deprecated in favor of `tool_choice`.
-    ///
-    /// Controls which (if any) function is called by the model.
-    ///
-    /// `none` means the model will not call a function and instead generates a
-    /// message.
-    ///
-    /// `auto` means the model can pick between generating a message or calling a
-    /// function.
-    ///
-    /// Specifying a particular function via `{"name": "my_function"}` forces the
-    /// model to call that function.
-    ///
-    /// `none` is the default when no functions are present. `auto` is the default
-    /// if functions are present.
-    ///
-    /// - Important: Deprecated in the OpenAI API.
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/function_call`.
-    public enum FunctionCall: Codable, Hashable, Sendable {
-        /// `none` means the model will not call a function and instead generates a message. `auto` means the model can pick between generating a message or calling a function.
-        case string(CreateChatCompletionRequest.FunctionCall.StringValue)
-        /// Specifying a particular function via `{"name": "my_function"}` forces the model to call that function.
-        case chatCompletionFunctionCallOption(ChatCompletionFunctionCallOption)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? CreateChatCompletionRequest.FunctionCall.StringValue(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? ChatCompletionFunctionCallOption(from: decoder) {
-                self = .chatCompletionFunctionCallOption(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .chatCompletionFunctionCallOption(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// `none` means the model will not call a function and instead generates a message. `auto` means the model can pick between generating a message or calling a function.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/function_call/oneOf/0`.
-        public struct StringValue: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `none`
-            public static var none: Self { Self(rawValue: "none") }
-
-            /// `auto`
-            public static var auto: Self { Self(rawValue: "auto") }
-        }
-    }
-}
-
-/// Represents a chat completion response returned by model, based on the provided input.
-///
-/// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse`.
-public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
-    /// A unique identifier for the chat completion.
-    public var id: Swift.String
-    /// A list of chat completion choices. Can be more than one if `n` is greater than 1.
-    public var choices: [CreateChatCompletionResponse.Choice]
-    /// The Unix timestamp (in seconds) of when the chat completion was created.
-    public var created: Swift.Int
-    /// The model used for the chat completion.
-    public var model: Swift.String
-    public var metadata: Metadata?
-    public var serviceTier: ServiceTier?
-    private var _systemFingerprint: Swift.String?
-    /// This fingerprint represents the backend configuration that the model runs with.
-    ///
-    /// Can be used in conjunction with the `seed` request parameter to understand when backend changes have been made that might impact determinism.
-    @available(*, deprecated)
-    public var systemFingerprint: Swift.String? {
-        get { _systemFingerprint }
-        set { _systemFingerprint = newValue }
-    }
-    /// Usage statistics for the completion request.
-    public var usage: CompletionUsage?
-    public var moderation: ChatCompletionModeration?
-
-    /// Creates a `CreateChatCompletionResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: A unique identifier for the chat completion.
-    ///   - choices: A list of chat completion choices. Can be more than one if `n` is greater than 1.
-    ///   - created: The Unix timestamp (in seconds) of when the chat completion was created.
-    ///   - model: The model used for the chat completion.
-    ///   - metadata: The `metadata` member.
-    ///   - serviceTier: The `service_tier` member.
-    ///   - systemFingerprint: This fingerprint represents the backend configuration that the model runs with.
-    ///   - usage: Usage statistics for the completion request.
-    ///   - moderation: The `moderation` member.
-    public init(
-        id: Swift.String,
-        choices: [CreateChatCompletionResponse.Choice],
-        created: Swift.Int,
-        model: Swift.String,
-        metadata: Metadata? = nil,
-        serviceTier: ServiceTier? = nil,
-        systemFingerprint: Swift.String? = nil,
-        usage: CompletionUsage? = nil,
-        moderation: ChatCompletionModeration? = nil
-    ) {
-        self.id = id
-        self.choices = choices
-        self.created = created
-        self.model = model
-        self.metadata = metadata
-        self.serviceTier = serviceTier
-        self._systemFingerprint = systemFingerprint
-        self.usage = usage
-        self.moderation = moderation
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case choices
-        case created
-        case model
-        case metadata
-        case serviceTier = "service_tier"
-        case systemFingerprint = "system_fingerprint"
-        case usage
-        case moderation
-        case object
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chat.completion", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.choices = try container.decodeIfPresent([CreateChatCompletionResponse.Choice].self, forKey: .choices) ?? []
-        self.created = try container.decode(Swift.Int.self, forKey: .created)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.serviceTier = try container.decodeIfPresent(ServiceTier.self, forKey: .serviceTier)
-        self._systemFingerprint = try container.decodeIfPresent(Swift.String.self, forKey: .systemFingerprint)
-        self.usage = try container.decodeIfPresent(CompletionUsage.self, forKey: .usage)
-        self.moderation = try container.decodeIfPresent(ChatCompletionModeration.self, forKey: .moderation)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("chat.completion", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.choices, forKey: .choices)
-        try container.encode(self.created, forKey: .created)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encodeIfPresent(self.serviceTier, forKey: .serviceTier)
-        try container.encodeIfPresent(self._systemFingerprint, forKey: .systemFingerprint)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
-        try container.encodeIfPresent(self.moderation, forKey: .moderation)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items`.
-    public struct Choice: Codable, Hashable, Sendable {
-        /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
-        /// `length` if the maximum number of tokens specified in the request was reached,
-        /// `content_filter` if content was omitted due to a flag from our content filters,
-        /// `tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function.
-        /// Read the [Model Spec](https://model-spec.openai.com/2025-12-18.html) for more.
-        public var finishReason: CreateChatCompletionResponse.Choice.FinishReason
-        /// The index of the choice in the list of choices.
-        public var index: Swift.Int
-        /// A chat completion message generated by the model.
-        public var message: ChatCompletionResponseMessage
-        public var logprobs: CreateChatCompletionResponse.Choice.Logprobs?
-
-        /// Creates a `Choice`.
-        ///
-        /// - Parameters:
-        ///   - finishReason: The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
-        ///   - index: The index of the choice in the list of choices.
-        ///   - message: A chat completion message generated by the model.
-        ///   - logprobs: The `logprobs` member.
-        public init(
-            finishReason: CreateChatCompletionResponse.Choice.FinishReason,
-            index: Swift.Int,
-            message: ChatCompletionResponseMessage,
-            logprobs: CreateChatCompletionResponse.Choice.Logprobs? = nil
-        ) {
-            self.finishReason = finishReason
-            self.index = index
-            self.message = message
-            self.logprobs = logprobs
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case finishReason = "finish_reason"
-            case index
-            case message
-            case logprobs
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.finishReason = try container.decode(CreateChatCompletionResponse.Choice.FinishReason.self, forKey: .finishReason)
-            self.index = try container.decode(Swift.Int.self, forKey: .index)
-            self.message = try container.decode(ChatCompletionResponseMessage.self, forKey: .message)
-            self.logprobs = try container.decodeIfPresent(CreateChatCompletionResponse.Choice.Logprobs.self, forKey: .logprobs)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.finishReason, forKey: .finishReason)
-            try container.encode(self.index, forKey: .index)
-            try container.encode(self.message, forKey: .message)
-            try container.encode(self.logprobs, forKey: .logprobs)
-        }
-
-        /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
-        /// `length` if the maximum number of tokens specified in the request was reached,
-        /// `content_filter` if content was omitted due to a flag from our content filters,
-        /// `tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function.
-        /// Read the [Model Spec](https://model-spec.openai.com/2025-12-18.html) for more.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items/properties/finish_reason`.
-        public struct FinishReason: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `stop`
-            public static var stop: Self { Self(rawValue: "stop") }
-
-            /// `length`
-            public static var length: Self { Self(rawValue: "length") }
-
-            /// `tool_calls`
-            public static var toolCalls: Self { Self(rawValue: "tool_calls") }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
-
-            /// `function_call`
-            public static var functionCall: Self { Self(rawValue: "function_call") }
-        }
-
-        /// Log probability information for the choice.
-        ///
-        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items/properties/logprobs/anyOf/0`.
-        public struct Logprobs: Codable, Hashable, Sendable {
-            public var content: [ChatCompletionTokenLogprob]?
-            public var refusal: [ChatCompletionTokenLogprob]?
-
-            /// Creates a `Logprobs`.
-            ///
-            /// - Parameters:
-            ///   - content: The `content` member.
-            ///   - refusal: The `refusal` member.
-            public init(
-                content: [ChatCompletionTokenLogprob]? = nil,
-                refusal: [ChatCompletionTokenLogprob]? = nil
-            ) {
-                self.content = content
-                self.refusal = refusal
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case content
-                case refusal
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.content = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .content)
-                self.refusal = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .refusal)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(self.content, forKey: .content)
-                try container.encode(self.refusal, forKey: .refusal)
-            }
-        }
     }
 }

@@ -3,6 +3,1071 @@
 
 import Foundation
 
+/// The `CreateChatCompletionRequest` schema.
+///
+/// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
+public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
+    /// The `metadata` member.
+    public var metadata: Metadata?
+    /// An integer between 0 and 20 specifying the maximum number of most likely
+    /// tokens to return at each token position, each with an associated log
+    /// probability. In some cases, the number of returned tokens may be fewer than
+    /// requested.
+    /// `logprobs` must be set to `true` if this parameter is used.
+    public var topLogprobs: Swift.Int?
+    /// The `temperature` member.
+    public var temperature: Swift.Double?
+    /// The `top_p` member.
+    public var topP: Swift.Double?
+    private var _user: Swift.String?
+    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
+    /// A stable identifier for your end-users.
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    @available(*, deprecated)
+    public var user: Swift.String? {
+        get { _user }
+        set { _user = newValue }
+    }
+    /// The `safety_identifier` member.
+    public var safetyIdentifier: Swift.String?
+    /// The `prompt_cache_key` member.
+    public var promptCacheKey: Swift.String?
+    private var _promptCacheRetention: CreateChatCompletionRequest.PromptCacheRetention?
+    /// The `prompt_cache_retention` member.
+    @available(*, deprecated)
+    public var promptCacheRetention: CreateChatCompletionRequest.PromptCacheRetention? {
+        get { _promptCacheRetention }
+        set { _promptCacheRetention = newValue }
+    }
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    public var promptCacheOptions: PromptCacheOptionsParam?
+    /// A list of messages comprising the conversation so far. Depending on the
+    /// [model](/docs/models) you use, different message types (modalities) are
+    /// supported, like [text](/docs/guides/text-generation),
+    /// [images](/docs/guides/vision), and [audio](/docs/guides/audio).
+    public var messages: [ChatCompletionRequestMessage]
+    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
+    /// offers a wide range of models with different capabilities, performance
+    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// to browse and compare available models.
+    public var model: ModelIDsShared
+    /// The `service_tier` member.
+    public var serviceTier: ServiceTier?
+    /// The `modalities` member.
+    public var modalities: ResponseModalities?
+    /// The `verbosity` member.
+    public var verbosity: Verbosity?
+    /// The `reasoning_effort` member.
+    public var reasoningEffort: ReasoningEffort?
+    /// An upper bound for the number of tokens that can be generated for a completion, including visible output tokens and [reasoning tokens](/docs/guides/reasoning).
+    public var maxCompletionTokens: Swift.Int?
+    /// Number between -2.0 and 2.0. Positive values penalize new tokens based on
+    /// their existing frequency in the text so far, decreasing the model's
+    /// likelihood to repeat the same line verbatim.
+    public var frequencyPenalty: Swift.Double?
+    /// Number between -2.0 and 2.0. Positive values penalize new tokens based on
+    /// whether they appear in the text so far, increasing the model's likelihood
+    /// to talk about new topics.
+    public var presencePenalty: Swift.Double?
+    /// This tool searches the web for relevant results to use in a response.
+    /// Learn more about the [web search tool](/docs/guides/tools-web-search?api-mode=chat).
+    public var webSearchOptions: CreateChatCompletionRequest.WebSearchOptions?
+    /// An object specifying the format that the model must output.
+    ///
+    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
+    /// Structured Outputs which ensures the model will match your supplied JSON
+    /// schema. Learn more in the [Structured Outputs
+    /// guide](/docs/guides/structured-outputs).
+    ///
+    /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
+    /// ensures the message the model generates is valid JSON. Using `json_schema`
+    /// is preferred for models that support it.
+    public var responseFormat: CreateChatCompletionRequest.ResponseFormat?
+    /// Parameters for audio output. Required when audio output is requested with
+    /// `modalities: ["audio"]`. [Learn more](/docs/guides/audio).
+    public var audio: CreateChatCompletionRequest.Audio?
+    /// Whether or not to store the output of this chat completion request for
+    /// use in our [model distillation](/docs/guides/distillation) or
+    /// [evals](/docs/guides/evals) products.
+    ///
+    /// Supports text and image inputs. Note: image inputs over 8MB will be dropped.
+    public var store: Swift.Bool?
+    /// The `moderation` member.
+    public var moderation: ModerationParam?
+    /// If set to true, the model response data will be streamed to the client
+    /// as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
+    /// See the [Streaming section below](/docs/api-reference/chat/streaming)
+    /// for more information, along with the [streaming responses](/docs/guides/streaming-responses)
+    /// guide for more information on how to handle the streaming events.
+    public var stream: Swift.Bool?
+    /// Not supported with latest reasoning models `o3` and `o4-mini`.
+    ///
+    /// Up to 4 sequences where the API will stop generating further tokens. The
+    /// returned text will not contain the stop sequence.
+    public var stop: StopConfiguration?
+    /// Modify the likelihood of specified tokens appearing in the completion.
+    ///
+    /// Accepts a JSON object that maps tokens (specified by their token ID in the
+    /// tokenizer) to an associated bias value from -100 to 100. Mathematically,
+    /// the bias is added to the logits generated by the model prior to sampling.
+    /// The exact effect will vary per model, but values between -1 and 1 should
+    /// decrease or increase likelihood of selection; values like -100 or 100
+    /// should result in a ban or exclusive selection of the relevant token.
+    public var logitBias: [Swift.String: Swift.Int]?
+    /// Whether to return log probabilities of the output tokens or not. If true,
+    /// returns the log probabilities of each output token returned in the
+    /// `content` of `message`.
+    public var logprobs: Swift.Bool?
+    private var _maxTokens: Swift.Int?
+    /// The maximum number of [tokens](/tokenizer) that can be generated in the
+    /// chat completion. This value can be used to control
+    /// [costs](https://openai.com/api/pricing/) for text generated via API.
+    ///
+    /// This value is now deprecated in favor of `max_completion_tokens`, and is
+    /// not compatible with [o-series models](/docs/guides/reasoning).
+    @available(*, deprecated)
+    public var maxTokens: Swift.Int? {
+        get { _maxTokens }
+        set { _maxTokens = newValue }
+    }
+    /// How many chat completion choices to generate for each input message. Note that you will be charged based on the number of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.
+    public var n: Swift.Int?
+    /// Configuration for a [Predicted Output](/docs/guides/predicted-outputs),
+    /// which can greatly improve response times when large parts of the model
+    /// response are known ahead of time. This is most common when you are
+    /// regenerating a file with only minor changes to most of the content.
+    public var prediction: PredictionContent?
+    private var _seed: Swift.Int?
+    /// This feature is in Beta.
+    /// If specified, our system will make a best effort to sample deterministically, such that repeated requests with the same `seed` and parameters should return the same result.
+    /// Determinism is not guaranteed, and you should refer to the `system_fingerprint` response parameter to monitor changes in the backend.
+    @available(*, deprecated)
+    public var seed: Swift.Int? {
+        get { _seed }
+        set { _seed = newValue }
+    }
+    /// The `stream_options` member.
+    public var streamOptions: ChatCompletionStreamOptions?
+    /// A list of tools the model may call. You can provide either
+    /// [custom tools](/docs/guides/function-calling#custom-tools) or
+    /// [function tools](/docs/guides/function-calling).
+    public var tools: [CreateChatCompletionRequest.ToolValue]?
+    /// Controls which (if any) tool is called by the model.
+    /// `none` means the model will not call any tool and instead generates a message.
+    /// `auto` means the model can pick between generating a message or calling one or more tools.
+    /// `required` means the model must call one or more tools.
+    /// Specifying a particular tool via `{"type": "function", "function": {"name": "my_function"}}` forces the model to call that tool.
+    ///
+    /// `none` is the default when no tools are present. `auto` is the default if tools are present.
+    public var toolChoice: ChatCompletionToolChoiceOption?
+    /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    public var parallelToolCalls: ParallelToolCalls?
+    private var _functionCall: CreateChatCompletionRequest.FunctionCall?
+    /// Deprecated in favor of `tool_choice`.
+    ///
+    /// Controls which (if any) function is called by the model.
+    ///
+    /// `none` means the model will not call a function and instead generates a
+    /// message.
+    ///
+    /// `auto` means the model can pick between generating a message or calling a
+    /// function.
+    ///
+    /// Specifying a particular function via `{"name": "my_function"}` forces the
+    /// model to call that function.
+    ///
+    /// `none` is the default when no functions are present. `auto` is the default
+    /// if functions are present.
+    @available(*, deprecated)
+    public var functionCall: CreateChatCompletionRequest.FunctionCall? {
+        get { _functionCall }
+        set { _functionCall = newValue }
+    }
+    private var _functions: [ChatCompletionFunctions]?
+    /// Deprecated in favor of `tools`.
+    ///
+    /// A list of functions the model may generate JSON inputs for.
+    @available(*, deprecated)
+    public var functions: [ChatCompletionFunctions]? {
+        get { _functions }
+        set { _functions = newValue }
+    }
+
+    /// Creates a new `CreateChatCompletionRequest`.
+    ///
+    /// - Parameters:
+    ///   - messages: A list of messages comprising the conversation so far. Depending on the
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
+    ///   - metadata: The `metadata` member.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely
+    ///   - temperature: The `temperature` member.
+    ///   - topP: The `top_p` member.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
+    ///   - safetyIdentifier: The `safety_identifier` member.
+    ///   - promptCacheKey: The `prompt_cache_key` member.
+    ///   - promptCacheRetention: The `prompt_cache_retention` member.
+    ///   - promptCacheOptions: Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    ///   - serviceTier: The `service_tier` member.
+    ///   - modalities: The `modalities` member.
+    ///   - verbosity: The `verbosity` member.
+    ///   - reasoningEffort: The `reasoning_effort` member.
+    ///   - maxCompletionTokens: An upper bound for the number of tokens that can be generated for a completion, including visible output tokens and [reasoning tokens](/docs/guides/reasoning).
+    ///   - frequencyPenalty: Number between -2.0 and 2.0. Positive values penalize new tokens based on
+    ///   - presencePenalty: Number between -2.0 and 2.0. Positive values penalize new tokens based on
+    ///   - webSearchOptions: This tool searches the web for relevant results to use in a response.
+    ///   - responseFormat: An object specifying the format that the model must output.
+    ///   - audio: Parameters for audio output. Required when audio output is requested with
+    ///   - store: Whether or not to store the output of this chat completion request for
+    ///   - moderation: The `moderation` member.
+    ///   - stream: If set to true, the model response data will be streamed to the client
+    ///   - stop: Not supported with latest reasoning models `o3` and `o4-mini`.
+    ///   - logitBias: Modify the likelihood of specified tokens appearing in the completion.
+    ///   - logprobs: Whether to return log probabilities of the output tokens or not. If true,
+    ///   - maxTokens: The maximum number of [tokens](/tokenizer) that can be generated in the
+    ///   - n: How many chat completion choices to generate for each input message. Note that you will be charged based on the number of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.
+    ///   - prediction: Configuration for a [Predicted Output](/docs/guides/predicted-outputs),
+    ///   - seed: This feature is in Beta.
+    ///   - streamOptions: The `stream_options` member.
+    ///   - tools: A list of tools the model may call. You can provide either
+    ///   - toolChoice: Controls which (if any) tool is called by the model.
+    ///   - parallelToolCalls: Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///   - functionCall: Deprecated in favor of `tool_choice`.
+    ///   - functions: Deprecated in favor of `tools`.
+    public init(
+        messages: [ChatCompletionRequestMessage],
+        model: ModelIDsShared,
+        metadata: Metadata? = nil,
+        topLogprobs: Swift.Int? = nil,
+        temperature: Swift.Double? = nil,
+        topP: Swift.Double? = nil,
+        user: Swift.String? = nil,
+        safetyIdentifier: Swift.String? = nil,
+        promptCacheKey: Swift.String? = nil,
+        promptCacheRetention: CreateChatCompletionRequest.PromptCacheRetention? = nil,
+        promptCacheOptions: PromptCacheOptionsParam? = nil,
+        serviceTier: ServiceTier? = nil,
+        modalities: ResponseModalities? = nil,
+        verbosity: Verbosity? = nil,
+        reasoningEffort: ReasoningEffort? = nil,
+        maxCompletionTokens: Swift.Int? = nil,
+        frequencyPenalty: Swift.Double? = nil,
+        presencePenalty: Swift.Double? = nil,
+        webSearchOptions: CreateChatCompletionRequest.WebSearchOptions? = nil,
+        responseFormat: CreateChatCompletionRequest.ResponseFormat? = nil,
+        audio: CreateChatCompletionRequest.Audio? = nil,
+        store: Swift.Bool? = nil,
+        moderation: ModerationParam? = nil,
+        stream: Swift.Bool? = nil,
+        stop: StopConfiguration? = nil,
+        logitBias: [Swift.String: Swift.Int]? = nil,
+        logprobs: Swift.Bool? = nil,
+        maxTokens: Swift.Int? = nil,
+        n: Swift.Int? = nil,
+        prediction: PredictionContent? = nil,
+        seed: Swift.Int? = nil,
+        streamOptions: ChatCompletionStreamOptions? = nil,
+        tools: [CreateChatCompletionRequest.ToolValue]? = nil,
+        toolChoice: ChatCompletionToolChoiceOption? = nil,
+        parallelToolCalls: ParallelToolCalls? = nil,
+        functionCall: CreateChatCompletionRequest.FunctionCall? = nil,
+        functions: [ChatCompletionFunctions]? = nil
+    ) {
+        self.metadata = metadata
+        self.topLogprobs = topLogprobs
+        self.temperature = temperature
+        self.topP = topP
+        self._user = user
+        self.safetyIdentifier = safetyIdentifier
+        self.promptCacheKey = promptCacheKey
+        self._promptCacheRetention = promptCacheRetention
+        self.promptCacheOptions = promptCacheOptions
+        self.messages = messages
+        self.model = model
+        self.serviceTier = serviceTier
+        self.modalities = modalities
+        self.verbosity = verbosity
+        self.reasoningEffort = reasoningEffort
+        self.maxCompletionTokens = maxCompletionTokens
+        self.frequencyPenalty = frequencyPenalty
+        self.presencePenalty = presencePenalty
+        self.webSearchOptions = webSearchOptions
+        self.responseFormat = responseFormat
+        self.audio = audio
+        self.store = store
+        self.moderation = moderation
+        self.stream = stream
+        self.stop = stop
+        self.logitBias = logitBias
+        self.logprobs = logprobs
+        self._maxTokens = maxTokens
+        self.n = n
+        self.prediction = prediction
+        self._seed = seed
+        self.streamOptions = streamOptions
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.parallelToolCalls = parallelToolCalls
+        self._functionCall = functionCall
+        self._functions = functions
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case metadata
+        case topLogprobs = "top_logprobs"
+        case temperature
+        case topP = "top_p"
+        case user
+        case safetyIdentifier = "safety_identifier"
+        case promptCacheKey = "prompt_cache_key"
+        case promptCacheRetention = "prompt_cache_retention"
+        case promptCacheOptions = "prompt_cache_options"
+        case messages
+        case model
+        case serviceTier = "service_tier"
+        case modalities
+        case verbosity
+        case reasoningEffort = "reasoning_effort"
+        case maxCompletionTokens = "max_completion_tokens"
+        case frequencyPenalty = "frequency_penalty"
+        case presencePenalty = "presence_penalty"
+        case webSearchOptions = "web_search_options"
+        case responseFormat = "response_format"
+        case audio
+        case store
+        case moderation
+        case stream
+        case stop
+        case logitBias = "logit_bias"
+        case logprobs
+        case maxTokens = "max_tokens"
+        case n
+        case prediction
+        case seed
+        case streamOptions = "stream_options"
+        case tools
+        case toolChoice = "tool_choice"
+        case parallelToolCalls = "parallel_tool_calls"
+        case functionCall = "function_call"
+        case functions
+    }
+
+    /// Decodes a `CreateChatCompletionRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
+        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
+        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
+        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
+        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
+        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
+        self._promptCacheRetention = try container.decodeIfPresent(CreateChatCompletionRequest.PromptCacheRetention.self, forKey: .promptCacheRetention)
+        self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptionsParam.self, forKey: .promptCacheOptions)
+        self.messages = try container.decodeIfPresent([ChatCompletionRequestMessage].self, forKey: .messages) ?? []
+        self.model = try container.decode(ModelIDsShared.self, forKey: .model)
+        self.serviceTier = try container.decodeIfPresent(ServiceTier.self, forKey: .serviceTier)
+        self.modalities = try container.decodeIfPresent(ResponseModalities.self, forKey: .modalities)
+        self.verbosity = try container.decodeIfPresent(Verbosity.self, forKey: .verbosity)
+        self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
+        self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
+        self.frequencyPenalty = try container.decodeIfPresent(Swift.Double.self, forKey: .frequencyPenalty)
+        self.presencePenalty = try container.decodeIfPresent(Swift.Double.self, forKey: .presencePenalty)
+        self.webSearchOptions = try container.decodeIfPresent(CreateChatCompletionRequest.WebSearchOptions.self, forKey: .webSearchOptions)
+        self.responseFormat = try container.decodeIfPresent(CreateChatCompletionRequest.ResponseFormat.self, forKey: .responseFormat)
+        self.audio = try container.decodeIfPresent(CreateChatCompletionRequest.Audio.self, forKey: .audio)
+        self.store = try container.decodeIfPresent(Swift.Bool.self, forKey: .store)
+        self.moderation = try container.decodeIfPresent(ModerationParam.self, forKey: .moderation)
+        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
+        self.stop = try container.decodeIfPresent(StopConfiguration.self, forKey: .stop)
+        self.logitBias = try container.decodeIfPresent([Swift.String: Swift.Int].self, forKey: .logitBias)
+        self.logprobs = try container.decodeIfPresent(Swift.Bool.self, forKey: .logprobs)
+        self._maxTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxTokens)
+        self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
+        self.prediction = try container.decodeIfPresent(PredictionContent.self, forKey: .prediction)
+        self._seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
+        self.streamOptions = try container.decodeIfPresent(ChatCompletionStreamOptions.self, forKey: .streamOptions)
+        self.tools = try container.decodeIfPresent([CreateChatCompletionRequest.ToolValue].self, forKey: .tools)
+        self.toolChoice = try container.decodeIfPresent(ChatCompletionToolChoiceOption.self, forKey: .toolChoice)
+        self.parallelToolCalls = try container.decodeIfPresent(ParallelToolCalls.self, forKey: .parallelToolCalls)
+        self._functionCall = try container.decodeIfPresent(CreateChatCompletionRequest.FunctionCall.self, forKey: .functionCall)
+        self._functions = try container.decodeIfPresent([ChatCompletionFunctions].self, forKey: .functions)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.metadata, forKey: .metadata)
+        try container.encodeIfPresent(self.topLogprobs, forKey: .topLogprobs)
+        try container.encodeIfPresent(self.temperature, forKey: .temperature)
+        try container.encodeIfPresent(self.topP, forKey: .topP)
+        try container.encodeIfPresent(self._user, forKey: .user)
+        try container.encodeIfPresent(self.safetyIdentifier, forKey: .safetyIdentifier)
+        try container.encodeIfPresent(self.promptCacheKey, forKey: .promptCacheKey)
+        try container.encodeIfPresent(self._promptCacheRetention, forKey: .promptCacheRetention)
+        try container.encodeIfPresent(self.promptCacheOptions, forKey: .promptCacheOptions)
+        try container.encode(self.messages, forKey: .messages)
+        try container.encode(self.model, forKey: .model)
+        try container.encodeIfPresent(self.serviceTier, forKey: .serviceTier)
+        try container.encodeIfPresent(self.modalities, forKey: .modalities)
+        try container.encodeIfPresent(self.verbosity, forKey: .verbosity)
+        try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
+        try container.encodeIfPresent(self.maxCompletionTokens, forKey: .maxCompletionTokens)
+        try container.encodeIfPresent(self.frequencyPenalty, forKey: .frequencyPenalty)
+        try container.encodeIfPresent(self.presencePenalty, forKey: .presencePenalty)
+        try container.encodeIfPresent(self.webSearchOptions, forKey: .webSearchOptions)
+        try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
+        try container.encodeIfPresent(self.audio, forKey: .audio)
+        try container.encodeIfPresent(self.store, forKey: .store)
+        try container.encodeIfPresent(self.moderation, forKey: .moderation)
+        try container.encodeIfPresent(self.stream, forKey: .stream)
+        try container.encodeIfPresent(self.stop, forKey: .stop)
+        try container.encodeIfPresent(self.logitBias, forKey: .logitBias)
+        try container.encodeIfPresent(self.logprobs, forKey: .logprobs)
+        try container.encodeIfPresent(self._maxTokens, forKey: .maxTokens)
+        try container.encodeIfPresent(self.n, forKey: .n)
+        try container.encodeIfPresent(self.prediction, forKey: .prediction)
+        try container.encodeIfPresent(self._seed, forKey: .seed)
+        try container.encodeIfPresent(self.streamOptions, forKey: .streamOptions)
+        try container.encodeIfPresent(self.tools, forKey: .tools)
+        try container.encodeIfPresent(self.toolChoice, forKey: .toolChoice)
+        try container.encodeIfPresent(self.parallelToolCalls, forKey: .parallelToolCalls)
+        try container.encodeIfPresent(self._functionCall, forKey: .functionCall)
+        try container.encodeIfPresent(self._functions, forKey: .functions)
+    }
+
+    /// Deprecated. Use `prompt_cache_options.ttl` instead.
+    ///
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// This field expresses a maximum retention policy, while
+    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
+    /// fields are independent and do not interact.
+    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
+    ///
+    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
+    ///   - Organizations without ZDR enabled default to `24h`.
+    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
+    public struct PromptCacheRetention: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_memory`
+        public static var inMemory: Self { Self(rawValue: "in_memory") }
+
+        /// `24h`
+        public static var _24h: Self { Self(rawValue: "24h") }
+    }
+
+    /// This tool searches the web for relevant results to use in a response.
+    /// Learn more about the [web search tool](/docs/guides/tools-web-search?api-mode=chat).
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/web_search_options`.
+    public struct WebSearchOptions: Codable, Hashable, Sendable {
+        /// Approximate location parameters for the search.
+        public var userLocation: CreateChatCompletionRequest.WebSearchOptions.UserLocation?
+        /// High level guidance for the amount of context window space to use for the
+        /// search. One of `low`, `medium`, or `high`. `medium` is the default.
+        public var searchContextSize: WebSearchContextSize?
+
+        /// Creates a new `WebSearchOptions`.
+        ///
+        /// - Parameters:
+        ///   - userLocation: Approximate location parameters for the search.
+        ///   - searchContextSize: High level guidance for the amount of context window space to use for the
+        public init(
+            userLocation: CreateChatCompletionRequest.WebSearchOptions.UserLocation? = nil,
+            searchContextSize: WebSearchContextSize? = nil
+        ) {
+            self.userLocation = userLocation
+            self.searchContextSize = searchContextSize
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case userLocation = "user_location"
+            case searchContextSize = "search_context_size"
+        }
+
+        /// Decodes a `WebSearchOptions` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.userLocation = try container.decodeIfPresent(CreateChatCompletionRequest.WebSearchOptions.UserLocation.self, forKey: .userLocation)
+            self.searchContextSize = try container.decodeIfPresent(WebSearchContextSize.self, forKey: .searchContextSize)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.userLocation, forKey: .userLocation)
+            try container.encodeIfPresent(self.searchContextSize, forKey: .searchContextSize)
+        }
+
+        /// Approximate location parameters for the search.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/web_search_options/properties/user_location`.
+        public struct UserLocation: Codable, Hashable, Sendable {
+            /// Approximate location parameters for the search.
+            public var approximate: WebSearchLocation
+
+            /// Creates a new `UserLocation`.
+            ///
+            /// - Parameters:
+            ///   - approximate: Approximate location parameters for the search.
+            public init(approximate: WebSearchLocation) {
+                self.approximate = approximate
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case approximate
+                case type
+            }
+
+            /// Decodes a `UserLocation` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                try container.decodeConstant("approximate", forKey: .type)
+                self.approximate = try container.decode(WebSearchLocation.self, forKey: .approximate)
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode("approximate", forKey: .type)
+                try container.encode(self.approximate, forKey: .approximate)
+            }
+        }
+    }
+
+    /// An object specifying the format that the model must output.
+    ///
+    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
+    /// Structured Outputs which ensures the model will match your supplied JSON
+    /// schema. Learn more in the [Structured Outputs
+    /// guide](/docs/guides/structured-outputs).
+    ///
+    /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
+    /// ensures the message the model generates is valid JSON. Using `json_schema`
+    /// is preferred for models that support it.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/response_format`.
+    public enum ResponseFormat: Codable, Hashable, Sendable {
+        /// Default response format. Used to generate text responses. (type: `text`)
+        case text(ResponseFormatText)
+        /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
+        case jsonSchema(ResponseFormatJSONSchema)
+        /// JSON object response format. An older method of generating JSON responses. (type: `json_object`)
+        case jsonObject(ResponseFormatJSONObject)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "text":
+                    self = .text(try ResponseFormatText(from: decoder))
+                case "json_schema":
+                    self = .jsonSchema(try ResponseFormatJSONSchema(from: decoder))
+                case "json_object":
+                    self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .text(let value): try value.encode(to: encoder)
+                case .jsonSchema(let value): try value.encode(to: encoder)
+                case .jsonObject(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Parameters for audio output. Required when audio output is requested with
+    /// `modalities: ["audio"]`. [Learn more](/docs/guides/audio).
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/audio`.
+    public struct Audio: Codable, Hashable, Sendable {
+        /// The voice the model uses to respond. Supported built-in voices are
+        /// `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `nova`, `onyx`,
+        /// `sage`, `shimmer`, `marin`, and `cedar`. You may also provide a
+        /// custom voice object with an `id`, for example `{ "id": "voice_1234" }`.
+        public var voice: VoiceIDsOrCustomVoice
+        /// Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,
+        /// `opus`, or `pcm16`.
+        public var format: CreateChatCompletionRequest.Audio.Format
+
+        /// Creates a new `Audio`.
+        ///
+        /// - Parameters:
+        ///   - voice: The voice the model uses to respond. Supported built-in voices are
+        ///   - format: Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,
+        public init(
+            voice: VoiceIDsOrCustomVoice,
+            format: CreateChatCompletionRequest.Audio.Format
+        ) {
+            self.voice = voice
+            self.format = format
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case voice
+            case format
+        }
+
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.voice = try container.decode(VoiceIDsOrCustomVoice.self, forKey: .voice)
+            self.format = try container.decode(CreateChatCompletionRequest.Audio.Format.self, forKey: .format)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.voice, forKey: .voice)
+            try container.encode(self.format, forKey: .format)
+        }
+
+        /// Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,
+        /// `opus`, or `pcm16`.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/audio/properties/format`.
+        public struct Format: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `wav`
+            public static var wav: Self { Self(rawValue: "wav") }
+
+            /// `aac`
+            public static var aac: Self { Self(rawValue: "aac") }
+
+            /// `mp3`
+            public static var mp3: Self { Self(rawValue: "mp3") }
+
+            /// `flac`
+            public static var flac: Self { Self(rawValue: "flac") }
+
+            /// `opus`
+            public static var opus: Self { Self(rawValue: "opus") }
+
+            /// `pcm16`
+            public static var pcm16: Self { Self(rawValue: "pcm16") }
+        }
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/tools/items`.
+    public enum ToolValue: Codable, Hashable, Sendable {
+        /// A function tool that can be used to generate a response. (type: `function`)
+        case function(ChatCompletionTool)
+        /// A custom tool that processes input using a specified format. (type: `custom`)
+        case custom(CustomToolChatCompletions)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "function":
+                    self = .function(try ChatCompletionTool(from: decoder))
+                case "custom":
+                    self = .custom(try CustomToolChatCompletions(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .function(let value): try value.encode(to: encoder)
+                case .custom(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Deprecated in favor of `tool_choice`.
+    ///
+    /// Controls which (if any) function is called by the model.
+    ///
+    /// `none` means the model will not call a function and instead generates a
+    /// message.
+    ///
+    /// `auto` means the model can pick between generating a message or calling a
+    /// function.
+    ///
+    /// Specifying a particular function via `{"name": "my_function"}` forces the
+    /// model to call that function.
+    ///
+    /// `none` is the default when no functions are present. `auto` is the default
+    /// if functions are present.
+    ///
+    /// - Important: Deprecated in the OpenAI API.
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/function_call`.
+    public enum FunctionCall: Codable, Hashable, Sendable {
+        /// `none` means the model will not call a function and instead generates a message. `auto` means the model can pick between generating a message or calling a function.
+        case string(CreateChatCompletionRequest.FunctionCall.StringValue)
+        /// Specifying a particular function via `{"name": "my_function"}` forces the model to call that function.
+        case chatCompletionFunctionCallOption(ChatCompletionFunctionCallOption)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? CreateChatCompletionRequest.FunctionCall.StringValue(from: decoder) {
+                self = .string(value)
+                return
+            }
+            if let value = try? ChatCompletionFunctionCallOption(from: decoder) {
+                self = .chatCompletionFunctionCallOption(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .string(let value): try value.encode(to: encoder)
+                case .chatCompletionFunctionCallOption(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// `none` means the model will not call a function and instead generates a message. `auto` means the model can pick between generating a message or calling a function.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/function_call/oneOf/0`.
+        public struct StringValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `none`
+            public static var none: Self { Self(rawValue: "none") }
+
+            /// `auto`
+            public static var auto: Self { Self(rawValue: "auto") }
+        }
+    }
+}
+
+/// Represents a chat completion response returned by model, based on the provided input.
+///
+/// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse`.
+public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
+    /// A unique identifier for the chat completion.
+    public var id: Swift.String
+    /// A list of chat completion choices. Can be more than one if `n` is greater than 1.
+    public var choices: [CreateChatCompletionResponse.Choice]
+    /// The Unix timestamp (in seconds) of when the chat completion was created.
+    public var created: Swift.Int
+    /// The model used for the chat completion.
+    public var model: Swift.String
+    /// The `metadata` member.
+    public var metadata: Metadata?
+    /// The `service_tier` member.
+    public var serviceTier: ServiceTier?
+    private var _systemFingerprint: Swift.String?
+    /// This fingerprint represents the backend configuration that the model runs with.
+    ///
+    /// Can be used in conjunction with the `seed` request parameter to understand when backend changes have been made that might impact determinism.
+    @available(*, deprecated)
+    public var systemFingerprint: Swift.String? {
+        get { _systemFingerprint }
+        set { _systemFingerprint = newValue }
+    }
+    /// Usage statistics for the completion request.
+    public var usage: CompletionUsage?
+    /// The `moderation` member.
+    public var moderation: ChatCompletionModeration?
+
+    /// Creates a new `CreateChatCompletionResponse`.
+    ///
+    /// - Parameters:
+    ///   - id: A unique identifier for the chat completion.
+    ///   - choices: A list of chat completion choices. Can be more than one if `n` is greater than 1.
+    ///   - created: The Unix timestamp (in seconds) of when the chat completion was created.
+    ///   - model: The model used for the chat completion.
+    ///   - metadata: The `metadata` member.
+    ///   - serviceTier: The `service_tier` member.
+    ///   - systemFingerprint: This fingerprint represents the backend configuration that the model runs with.
+    ///   - usage: Usage statistics for the completion request.
+    ///   - moderation: The `moderation` member.
+    public init(
+        id: Swift.String,
+        choices: [CreateChatCompletionResponse.Choice],
+        created: Swift.Int,
+        model: Swift.String,
+        metadata: Metadata? = nil,
+        serviceTier: ServiceTier? = nil,
+        systemFingerprint: Swift.String? = nil,
+        usage: CompletionUsage? = nil,
+        moderation: ChatCompletionModeration? = nil
+    ) {
+        self.id = id
+        self.choices = choices
+        self.created = created
+        self.model = model
+        self.metadata = metadata
+        self.serviceTier = serviceTier
+        self._systemFingerprint = systemFingerprint
+        self.usage = usage
+        self.moderation = moderation
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case choices
+        case created
+        case model
+        case metadata
+        case serviceTier = "service_tier"
+        case systemFingerprint = "system_fingerprint"
+        case usage
+        case moderation
+        case object
+    }
+
+    /// Decodes a `CreateChatCompletionResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("chat.completion", forKey: .object)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.choices = try container.decodeIfPresent([CreateChatCompletionResponse.Choice].self, forKey: .choices) ?? []
+        self.created = try container.decode(Swift.Int.self, forKey: .created)
+        self.model = try container.decode(Swift.String.self, forKey: .model)
+        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        self.serviceTier = try container.decodeIfPresent(ServiceTier.self, forKey: .serviceTier)
+        self._systemFingerprint = try container.decodeIfPresent(Swift.String.self, forKey: .systemFingerprint)
+        self.usage = try container.decodeIfPresent(CompletionUsage.self, forKey: .usage)
+        self.moderation = try container.decodeIfPresent(ChatCompletionModeration.self, forKey: .moderation)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("chat.completion", forKey: .object)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.choices, forKey: .choices)
+        try container.encode(self.created, forKey: .created)
+        try container.encode(self.model, forKey: .model)
+        try container.encodeIfPresent(self.metadata, forKey: .metadata)
+        try container.encodeIfPresent(self.serviceTier, forKey: .serviceTier)
+        try container.encodeIfPresent(self._systemFingerprint, forKey: .systemFingerprint)
+        try container.encodeIfPresent(self.usage, forKey: .usage)
+        try container.encodeIfPresent(self.moderation, forKey: .moderation)
+    }
+
+    /// The `items` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items`.
+    public struct Choice: Codable, Hashable, Sendable {
+        /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
+        /// `length` if the maximum number of tokens specified in the request was reached,
+        /// `content_filter` if content was omitted due to a flag from our content filters,
+        /// `tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function.
+        /// Read the [Model Spec](https://model-spec.openai.com/2025-12-18.html) for more.
+        public var finishReason: CreateChatCompletionResponse.Choice.FinishReason
+        /// The index of the choice in the list of choices.
+        public var index: Swift.Int
+        /// A chat completion message generated by the model.
+        public var message: ChatCompletionResponseMessage
+        /// The `logprobs` member.
+        public var logprobs: CreateChatCompletionResponse.Choice.Logprobs?
+
+        /// Creates a new `Choice`.
+        ///
+        /// - Parameters:
+        ///   - finishReason: The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
+        ///   - index: The index of the choice in the list of choices.
+        ///   - message: A chat completion message generated by the model.
+        ///   - logprobs: The `logprobs` member.
+        public init(
+            finishReason: CreateChatCompletionResponse.Choice.FinishReason,
+            index: Swift.Int,
+            message: ChatCompletionResponseMessage,
+            logprobs: CreateChatCompletionResponse.Choice.Logprobs? = nil
+        ) {
+            self.finishReason = finishReason
+            self.index = index
+            self.message = message
+            self.logprobs = logprobs
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case finishReason = "finish_reason"
+            case index
+            case message
+            case logprobs
+        }
+
+        /// Decodes a `Choice` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.finishReason = try container.decode(CreateChatCompletionResponse.Choice.FinishReason.self, forKey: .finishReason)
+            self.index = try container.decode(Swift.Int.self, forKey: .index)
+            self.message = try container.decode(ChatCompletionResponseMessage.self, forKey: .message)
+            self.logprobs = try container.decodeIfPresent(CreateChatCompletionResponse.Choice.Logprobs.self, forKey: .logprobs)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.finishReason, forKey: .finishReason)
+            try container.encode(self.index, forKey: .index)
+            try container.encode(self.message, forKey: .message)
+            try container.encode(self.logprobs, forKey: .logprobs)
+        }
+
+        /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
+        /// `length` if the maximum number of tokens specified in the request was reached,
+        /// `content_filter` if content was omitted due to a flag from our content filters,
+        /// `tool_calls` if the model called a tool, or `function_call` (deprecated) if the model called a function.
+        /// Read the [Model Spec](https://model-spec.openai.com/2025-12-18.html) for more.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items/properties/finish_reason`.
+        public struct FinishReason: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `stop`
+            public static var stop: Self { Self(rawValue: "stop") }
+
+            /// `length`
+            public static var length: Self { Self(rawValue: "length") }
+
+            /// `tool_calls`
+            public static var toolCalls: Self { Self(rawValue: "tool_calls") }
+
+            /// `content_filter`
+            public static var contentFilter: Self { Self(rawValue: "content_filter") }
+
+            /// `function_call`
+            public static var functionCall: Self { Self(rawValue: "function_call") }
+        }
+
+        /// Log probability information for the choice.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items/properties/logprobs/anyOf/0`.
+        public struct Logprobs: Codable, Hashable, Sendable {
+            /// The `content` member.
+            public var content: [ChatCompletionTokenLogprob]?
+            /// The `refusal` member.
+            public var refusal: [ChatCompletionTokenLogprob]?
+
+            /// Creates a new `Logprobs`.
+            ///
+            /// - Parameters:
+            ///   - content: The `content` member.
+            ///   - refusal: The `refusal` member.
+            public init(
+                content: [ChatCompletionTokenLogprob]? = nil,
+                refusal: [ChatCompletionTokenLogprob]? = nil
+            ) {
+                self.content = content
+                self.refusal = refusal
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case content
+                case refusal
+            }
+
+            /// Decodes a `Logprobs` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.content = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .content)
+                self.refusal = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .refusal)
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(self.content, forKey: .content)
+                try container.encode(self.refusal, forKey: .refusal)
+            }
+        }
+    }
+}
+
 /// Represents a streamed chunk of a chat completion response returned
 /// by the model, based on the provided input.
 /// [Learn more](/docs/guides/streaming-responses).
@@ -22,6 +1087,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
     /// mitigation to certain side-channel attacks. The field is included by
     /// default and omitted when `stream_options.include_obfuscation` is `false`.
     public var obfuscation: Swift.String?
+    /// The `service_tier` member.
     public var serviceTier: ServiceTier?
     private var _systemFingerprint: Swift.String?
     /// This fingerprint represents the backend configuration that the model runs with.
@@ -40,9 +1106,10 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
     /// receive the final usage chunk which contains the total token usage for
     /// the request.
     public var usage: CompletionUsage?
+    /// The `moderation` member.
     public var moderation: ChatCompletionModeration?
 
-    /// Creates a `CreateChatCompletionStreamResponse`.
+    /// Creates a new `CreateChatCompletionStreamResponse`.
     ///
     /// - Parameters:
     ///   - id: A unique identifier for the chat completion. Each chunk has the same ID.
@@ -89,6 +1156,10 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `CreateChatCompletionStreamResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("chat.completion.chunk", forKey: .object)
@@ -103,6 +1174,9 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         self.moderation = try container.decodeIfPresent(ChatCompletionModeration.self, forKey: .moderation)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("chat.completion.chunk", forKey: .object)
@@ -117,6 +1191,8 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.moderation, forKey: .moderation)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items`.
     public struct Choice: Codable, Hashable, Sendable {
         /// A chat completion delta generated by streamed model responses.
@@ -131,18 +1207,18 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         /// The index of the choice in the list of choices.
         public var index: Swift.Int
 
-        /// Creates a `Choice`.
+        /// Creates a new `Choice`.
         ///
         /// - Parameters:
         ///   - delta: A chat completion delta generated by streamed model responses.
+        ///   - index: The index of the choice in the list of choices.
         ///   - logprobs: Log probability information for the choice.
         ///   - finishReason: The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
-        ///   - index: The index of the choice in the list of choices.
         public init(
             delta: ChatCompletionStreamResponseDelta,
+            index: Swift.Int,
             logprobs: CreateChatCompletionStreamResponse.Choice.Logprobs? = nil,
-            finishReason: CreateChatCompletionStreamResponse.Choice.FinishReason? = nil,
-            index: Swift.Int
+            finishReason: CreateChatCompletionStreamResponse.Choice.FinishReason? = nil
         ) {
             self.delta = delta
             self.logprobs = logprobs
@@ -157,6 +1233,10 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
             case index
         }
 
+        /// Decodes a `Choice` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.delta = try container.decode(ChatCompletionStreamResponseDelta.self, forKey: .delta)
@@ -165,6 +1245,9 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
             self.index = try container.decode(Swift.Int.self, forKey: .index)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.delta, forKey: .delta)
@@ -182,7 +1265,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
             /// A list of message refusal tokens with log probability information.
             public var refusal: [ChatCompletionTokenLogprob]?
 
-            /// Creates a `Logprobs`.
+            /// Creates a new `Logprobs`.
             ///
             /// - Parameters:
             ///   - content: A list of message content tokens with log probability information.
@@ -200,12 +1283,19 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
                 case refusal
             }
 
+            /// Decodes a `Logprobs` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.content = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .content)
                 self.refusal = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .refusal)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.content, forKey: .content)
@@ -222,8 +1312,10 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items/properties/finish_reason`.
         public struct FinishReason: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `stop`
@@ -251,13 +1343,11 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
     /// Properties of the custom tool.
     public var custom: CustomToolChatCompletions.Custom
 
-    /// Creates a `CustomToolChatCompletions`.
+    /// Creates a new `CustomToolChatCompletions`.
     ///
     /// - Parameters:
     ///   - custom: Properties of the custom tool.
-    public init(
-        custom: CustomToolChatCompletions.Custom
-    ) {
+    public init(custom: CustomToolChatCompletions.Custom) {
         self.custom = custom
     }
 
@@ -266,12 +1356,19 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CustomToolChatCompletions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom", forKey: .type)
         self.custom = try container.decode(CustomToolChatCompletions.Custom.self, forKey: .custom)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom", forKey: .type)
@@ -289,7 +1386,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
         /// The input format for the custom tool. Default is unconstrained text.
         public var format: CustomToolChatCompletions.Custom.Format?
 
-        /// Creates a `Custom`.
+        /// Creates a new `Custom`.
         ///
         /// - Parameters:
         ///   - name: The name of the custom tool, used to identify it in tool calls.
@@ -311,6 +1408,10 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             case format
         }
 
+        /// Decodes a `Custom` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -318,6 +1419,9 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             self.format = try container.decodeIfPresent(CustomToolChatCompletions.Custom.Format.self, forKey: .format)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -338,6 +1442,9 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "text":
@@ -349,6 +1456,9 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .text(let value): try value.encode(to: encoder)
@@ -361,7 +1471,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             ///
             /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format/oneOf/0`.
             public struct Text: Codable, Hashable, Sendable {
-                /// Creates a `Text`.
+                /// Creates a new `Text`.
                 public init() {
                 }
 
@@ -369,11 +1479,18 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                     case type
                 }
 
+                /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     try container.decodeConstant("text", forKey: .type)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode("text", forKey: .type)
@@ -387,13 +1504,11 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                 /// Your chosen grammar.
                 public var grammar: CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue
 
-                /// Creates a `Grammar`.
+                /// Creates a new `Grammar`.
                 ///
                 /// - Parameters:
                 ///   - grammar: Your chosen grammar.
-                public init(
-                    grammar: CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue
-                ) {
+                public init(grammar: CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue) {
                     self.grammar = grammar
                 }
 
@@ -402,12 +1517,19 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                     case type
                 }
 
+                /// Decodes a `Grammar` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     try container.decodeConstant("grammar", forKey: .type)
                     self.grammar = try container.decode(CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.self, forKey: .grammar)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode("grammar", forKey: .type)
@@ -423,7 +1545,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                     /// The syntax of the grammar definition. One of `lark` or `regex`.
                     public var syntax: CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.Syntax
 
-                    /// Creates a `GrammarValue`.
+                    /// Creates a new `GrammarValue`.
                     ///
                     /// - Parameters:
                     ///   - definition: The grammar definition.
@@ -441,12 +1563,19 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                         case syntax
                     }
 
+                    /// Decodes a `GrammarValue` from its JSON object; members it does not declare are ignored.
+                    ///
+                    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                    ///   of a member whose value does not fit its type.
                     public init(from decoder: any Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
                         self.definition = try container.decode(Swift.String.self, forKey: .definition)
                         self.syntax = try container.decode(CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.Syntax.self, forKey: .syntax)
                     }
 
+                    /// Encodes this value as its JSON object, constants included.
+                    ///
+                    /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
                         try container.encode(self.definition, forKey: .definition)
@@ -459,8 +1588,10 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                     ///
                     /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format/oneOf/1/properties/grammar/properties/syntax`.
                     public struct Syntax: OpenEnum {
+                        /// The wire value.
                         public var rawValue: Swift.String
 
+                        /// Creates a value from its wire value, known or not.
                         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
                         /// `lark`
@@ -485,13 +1616,11 @@ public struct PredictionContent: Codable, Hashable, Sendable {
     /// can be returned much more quickly.
     public var content: PredictionContent.ContentValue
 
-    /// Creates a `PredictionContent`.
+    /// Creates a new `PredictionContent`.
     ///
     /// - Parameters:
     ///   - content: The content that should be matched when generating a model response.
-    public init(
-        content: PredictionContent.ContentValue
-    ) {
+    public init(content: PredictionContent.ContentValue) {
         self.content = content
     }
 
@@ -500,12 +1629,19 @@ public struct PredictionContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `PredictionContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("content", forKey: .type)
         self.content = try container.decode(PredictionContent.ContentValue.self, forKey: .content)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("content", forKey: .type)
@@ -530,6 +1666,9 @@ public struct PredictionContent: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -542,6 +1681,9 @@ public struct PredictionContent: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -552,15 +1694,21 @@ public struct PredictionContent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ResponseModalities` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ResponseModalities`.
 public typealias ResponseModalities = [ResponseModality]
 
+/// The `items` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseModalities/anyOf/0/items`.
 public struct ResponseModality: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `text`
@@ -583,8 +1731,10 @@ public struct ResponseModality: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ServiceTier/anyOf/0`.
 public struct ServiceTier: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `auto`
@@ -613,8 +1763,10 @@ public struct ServiceTier: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchContextSize`.
 public struct WebSearchContextSize: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `low`
@@ -643,7 +1795,7 @@ public struct WebSearchLocation: Codable, Hashable, Sendable {
     /// of the user, e.g. `America/Los_Angeles`.
     public var timezone: Swift.String?
 
-    /// Creates a `WebSearchLocation`.
+    /// Creates a new `WebSearchLocation`.
     ///
     /// - Parameters:
     ///   - country: The two-letter
@@ -669,6 +1821,10 @@ public struct WebSearchLocation: Codable, Hashable, Sendable {
         case timezone
     }
 
+    /// Decodes a `WebSearchLocation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.country = try container.decodeIfPresent(Swift.String.self, forKey: .country)
@@ -677,6 +1833,9 @@ public struct WebSearchLocation: Codable, Hashable, Sendable {
         self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.country, forKey: .country)

@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `CreateCompletionRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest`.
 public struct CreateCompletionRequest: Codable, Hashable, Sendable {
     /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
@@ -56,6 +58,7 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
     public var stop: StopConfiguration?
     /// Whether to stream back partial progress. If set, tokens will be sent as data-only [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format) as they become available, with the stream terminated by a `data: [DONE]` message. [Example Python code](https://cookbook.openai.com/examples/how_to_stream_completions).
     public var stream: Swift.Bool?
+    /// The `stream_options` member.
     public var streamOptions: ChatCompletionStreamOptions?
     /// The suffix that comes after a completion of inserted text.
     ///
@@ -72,7 +75,7 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
 
-    /// Creates a `CreateCompletionRequest`.
+    /// Creates a new `CreateCompletionRequest`.
     ///
     /// - Parameters:
     ///   - model: ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
@@ -154,6 +157,10 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
         case user
     }
 
+    /// Decodes a `CreateCompletionRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decode(CreateCompletionRequest.ModelValue.self, forKey: .model)
@@ -176,6 +183,9 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
         self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -204,8 +214,10 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-3.5-turbo-instruct`
@@ -236,6 +248,9 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -256,6 +271,9 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -287,7 +305,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
     /// Usage statistics for the completion request.
     public var usage: CompletionUsage?
 
-    /// Creates a `CreateCompletionResponse`.
+    /// Creates a new `CreateCompletionResponse`.
     ///
     /// - Parameters:
     ///   - id: A unique identifier for the completion.
@@ -322,6 +340,10 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `CreateCompletionResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text_completion", forKey: .object)
@@ -333,6 +355,9 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         self.usage = try container.decodeIfPresent(CompletionUsage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text_completion", forKey: .object)
@@ -344,28 +369,33 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.usage, forKey: .usage)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items`.
     public struct Choice: Codable, Hashable, Sendable {
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
         /// `length` if the maximum number of tokens specified in the request was reached,
         /// or `content_filter` if content was omitted due to a flag from our content filters.
         public var finishReason: CreateCompletionResponse.Choice.FinishReason
+        /// The `index` member.
         public var index: Swift.Int
+        /// The `logprobs` member.
         public var logprobs: CreateCompletionResponse.Choice.Logprobs?
+        /// The `text` member.
         public var text: Swift.String
 
-        /// Creates a `Choice`.
+        /// Creates a new `Choice`.
         ///
         /// - Parameters:
         ///   - finishReason: The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
         ///   - index: The `index` member.
-        ///   - logprobs: The `logprobs` member.
         ///   - text: The `text` member.
+        ///   - logprobs: The `logprobs` member.
         public init(
             finishReason: CreateCompletionResponse.Choice.FinishReason,
             index: Swift.Int,
-            logprobs: CreateCompletionResponse.Choice.Logprobs? = nil,
-            text: Swift.String
+            text: Swift.String,
+            logprobs: CreateCompletionResponse.Choice.Logprobs? = nil
         ) {
             self.finishReason = finishReason
             self.index = index
@@ -380,6 +410,10 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
             case text
         }
 
+        /// Decodes a `Choice` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.finishReason = try container.decode(CreateCompletionResponse.Choice.FinishReason.self, forKey: .finishReason)
@@ -388,6 +422,9 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
             self.text = try container.decode(Swift.String.self, forKey: .text)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.finishReason, forKey: .finishReason)
@@ -404,8 +441,10 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items/properties/finish_reason`.
         public struct FinishReason: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `stop`
@@ -418,14 +457,20 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
             public static var contentFilter: Self { Self(rawValue: "content_filter") }
         }
 
+        /// The `0` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items/properties/logprobs/anyOf/0`.
         public struct Logprobs: Codable, Hashable, Sendable {
+            /// The `text_offset` member.
             public var textOffset: [Swift.Int]?
+            /// The `token_logprobs` member.
             public var tokenLogprobs: [Swift.Double]?
+            /// The `tokens` member.
             public var tokens: [Swift.String]?
+            /// The `top_logprobs` member.
             public var topLogprobs: [[Swift.String: Swift.Double]]?
 
-            /// Creates a `Logprobs`.
+            /// Creates a new `Logprobs`.
             ///
             /// - Parameters:
             ///   - textOffset: The `text_offset` member.
@@ -451,6 +496,10 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
                 case topLogprobs = "top_logprobs"
             }
 
+            /// Decodes a `Logprobs` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.textOffset = try container.decodeIfPresent([Swift.Int].self, forKey: .textOffset)
@@ -459,6 +508,9 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
                 self.topLogprobs = try container.decodeIfPresent([[Swift.String: Swift.Double]].self, forKey: .topLogprobs)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.textOffset, forKey: .textOffset)

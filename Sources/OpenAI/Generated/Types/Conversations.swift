@@ -68,6 +68,9 @@ public enum ConversationItem: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "message":
@@ -131,6 +134,9 @@ public enum ConversationItem: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .message(let value): try value.encode(to: encoder)
@@ -179,7 +185,7 @@ public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
     /// The ID of the last item in the list.
     public var lastID: Swift.String
 
-    /// Creates a `ConversationItemList`.
+    /// Creates a new `ConversationItemList`.
     ///
     /// - Parameters:
     ///   - data: A list of conversation items.
@@ -206,6 +212,10 @@ public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `ConversationItemList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -215,6 +225,9 @@ public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -232,6 +245,8 @@ public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
     public var nextPageCursor: Swift.String? { lastID }
 }
 
+/// The `ConversationResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ConversationResource`.
 public struct ConversationResource: Codable, Hashable, Sendable {
     /// The unique ID of the conversation.
@@ -242,7 +257,7 @@ public struct ConversationResource: Codable, Hashable, Sendable {
     /// The time at which the conversation was created, measured in seconds since the Unix epoch.
     public var createdAt: Swift.Int
 
-    /// Creates a `ConversationResource`.
+    /// Creates a new `ConversationResource`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the conversation.
@@ -265,6 +280,10 @@ public struct ConversationResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ConversationResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation", forKey: .object)
@@ -273,6 +292,9 @@ public struct ConversationResource: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation", forKey: .object)
@@ -282,12 +304,16 @@ public struct ConversationResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateConversationBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateConversationBody`.
 public struct CreateConversationBody: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `items` member.
     public var items: [InputItem]?
 
-    /// Creates a `CreateConversationBody`.
+    /// Creates a new `CreateConversationBody`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
@@ -305,12 +331,19 @@ public struct CreateConversationBody: Codable, Hashable, Sendable {
         case items
     }
 
+    /// Decodes a `CreateConversationBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
         self.items = try container.decodeIfPresent([InputItem].self, forKey: .items)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
@@ -318,19 +351,19 @@ public struct CreateConversationBody: Codable, Hashable, Sendable {
     }
 }
 
+/// The `UpdateConversationBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UpdateConversationBody`.
 public struct UpdateConversationBody: Codable, Hashable, Sendable {
     /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
     ///         Keys are strings with a maximum length of 64 characters. Values are strings         with a maximum length of 512 characters.
     public var metadata: Metadata?
 
-    /// Creates a `UpdateConversationBody`.
+    /// Creates a new `UpdateConversationBody`.
     ///
     /// - Parameters:
     ///   - metadata: Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
-    public init(
-        metadata: Metadata? = nil
-    ) {
+    public init(metadata: Metadata? = nil) {
         self.metadata = metadata
     }
 
@@ -338,23 +371,34 @@ public struct UpdateConversationBody: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes a `UpdateConversationBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.metadata, forKey: .metadata)
     }
 }
 
+/// The `DeletedConversationResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeletedConversationResource`.
 public struct DeletedConversationResource: Codable, Hashable, Sendable {
+    /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// The `id` member.
     public var id: Swift.String
 
-    /// Creates a `DeletedConversationResource`.
+    /// Creates a new `DeletedConversationResource`.
     ///
     /// - Parameters:
     ///   - deleted: The `deleted` member.
@@ -373,6 +417,10 @@ public struct DeletedConversationResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeletedConversationResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.deleted", forKey: .object)
@@ -380,6 +428,9 @@ public struct DeletedConversationResource: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.deleted", forKey: .object)

@@ -10,13 +10,11 @@ public struct OrganizationDataRetention: Codable, Hashable, Sendable {
     /// The configured organization data retention type.
     public var type: OrganizationDataRetention.TypeValue
 
-    /// Creates a `OrganizationDataRetention`.
+    /// Creates a new `OrganizationDataRetention`.
     ///
     /// - Parameters:
     ///   - type: The configured organization data retention type.
-    public init(
-        type: OrganizationDataRetention.TypeValue
-    ) {
+    public init(type: OrganizationDataRetention.TypeValue) {
         self.type = type
     }
 
@@ -25,12 +23,19 @@ public struct OrganizationDataRetention: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `OrganizationDataRetention` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.data_retention", forKey: .object)
         self.type = try container.decode(OrganizationDataRetention.TypeValue.self, forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.data_retention", forKey: .object)
@@ -43,8 +48,10 @@ public struct OrganizationDataRetention: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/OrganizationDataRetention/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `zero_data_retention`
@@ -68,13 +75,11 @@ public struct ProjectDataRetention: Codable, Hashable, Sendable {
     /// The configured project data retention type.
     public var type: ProjectDataRetention.TypeValue
 
-    /// Creates a `ProjectDataRetention`.
+    /// Creates a new `ProjectDataRetention`.
     ///
     /// - Parameters:
     ///   - type: The configured project data retention type.
-    public init(
-        type: ProjectDataRetention.TypeValue
-    ) {
+    public init(type: ProjectDataRetention.TypeValue) {
         self.type = type
     }
 
@@ -83,12 +88,19 @@ public struct ProjectDataRetention: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectDataRetention` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.data_retention", forKey: .object)
         self.type = try container.decode(ProjectDataRetention.TypeValue.self, forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.data_retention", forKey: .object)
@@ -101,8 +113,10 @@ public struct ProjectDataRetention: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectDataRetention/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `organization_default`
@@ -132,13 +146,11 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Hashable, Sendable {
     /// The desired organization data retention type.
     public var retentionType: UpdateOrganizationDataRetentionBody.RetentionType
 
-    /// Creates a `UpdateOrganizationDataRetentionBody`.
+    /// Creates a new `UpdateOrganizationDataRetentionBody`.
     ///
     /// - Parameters:
     ///   - retentionType: The desired organization data retention type.
-    public init(
-        retentionType: UpdateOrganizationDataRetentionBody.RetentionType
-    ) {
+    public init(retentionType: UpdateOrganizationDataRetentionBody.RetentionType) {
         self.retentionType = retentionType
     }
 
@@ -146,11 +158,18 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Hashable, Sendable {
         case retentionType = "retention_type"
     }
 
+    /// Decodes a `UpdateOrganizationDataRetentionBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.retentionType = try container.decode(UpdateOrganizationDataRetentionBody.RetentionType.self, forKey: .retentionType)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.retentionType, forKey: .retentionType)
@@ -162,8 +181,10 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/UpdateOrganizationDataRetentionBody/properties/retention_type`.
     public struct RetentionType: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `zero_data_retention`
@@ -187,13 +208,11 @@ public struct UpdateProjectDataRetentionBody: Codable, Hashable, Sendable {
     /// The desired project data retention type.
     public var retentionType: UpdateProjectDataRetentionBody.RetentionType
 
-    /// Creates a `UpdateProjectDataRetentionBody`.
+    /// Creates a new `UpdateProjectDataRetentionBody`.
     ///
     /// - Parameters:
     ///   - retentionType: The desired project data retention type.
-    public init(
-        retentionType: UpdateProjectDataRetentionBody.RetentionType
-    ) {
+    public init(retentionType: UpdateProjectDataRetentionBody.RetentionType) {
         self.retentionType = retentionType
     }
 
@@ -201,11 +220,18 @@ public struct UpdateProjectDataRetentionBody: Codable, Hashable, Sendable {
         case retentionType = "retention_type"
     }
 
+    /// Decodes a `UpdateProjectDataRetentionBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.retentionType = try container.decode(UpdateProjectDataRetentionBody.RetentionType.self, forKey: .retentionType)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.retentionType, forKey: .retentionType)
@@ -217,8 +243,10 @@ public struct UpdateProjectDataRetentionBody: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/UpdateProjectDataRetentionBody/properties/retention_type`.
     public struct RetentionType: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `organization_default`

@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `CreateEmbeddingRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest`.
 public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
     /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
@@ -16,7 +18,7 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
 
-    /// Creates a `CreateEmbeddingRequest`.
+    /// Creates a new `CreateEmbeddingRequest`.
     ///
     /// - Parameters:
     ///   - input: Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
@@ -46,6 +48,10 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         case user
     }
 
+    /// Decodes a `CreateEmbeddingRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.input = try container.decode(CreateEmbeddingRequest.Input.self, forKey: .input)
@@ -55,6 +61,9 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.input, forKey: .input)
@@ -84,6 +93,9 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -104,6 +116,9 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -121,8 +136,10 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `text-embedding-ada-002`
@@ -141,8 +158,10 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/encoding_format`.
     public struct EncodingFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `float`
@@ -153,6 +172,8 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateEmbeddingResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateEmbeddingResponse`.
 public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
     /// The list of embeddings generated by the model.
@@ -162,7 +183,7 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
     /// The usage information for the request.
     public var usage: CreateEmbeddingResponse.Usage
 
-    /// Creates a `CreateEmbeddingResponse`.
+    /// Creates a new `CreateEmbeddingResponse`.
     ///
     /// - Parameters:
     ///   - data: The list of embeddings generated by the model.
@@ -185,6 +206,10 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `CreateEmbeddingResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -193,6 +218,9 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
         self.usage = try container.decode(CreateEmbeddingResponse.Usage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -210,7 +238,7 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
         /// The total number of tokens used by the request.
         public var totalTokens: Swift.Int
 
-        /// Creates a `Usage`.
+        /// Creates a new `Usage`.
         ///
         /// - Parameters:
         ///   - promptTokens: The number of tokens used by the prompt.
@@ -228,12 +256,19 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
             case totalTokens = "total_tokens"
         }
 
+        /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.promptTokens = try container.decode(Swift.Int.self, forKey: .promptTokens)
             self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.promptTokens, forKey: .promptTokens)
@@ -251,7 +286,7 @@ public struct Embedding: Codable, Hashable, Sendable {
     /// The embedding vector, which is a list of floats. The length of vector depends on the model as listed in the [embedding guide](/docs/guides/embeddings).
     public var embedding: EmbeddingVector
 
-    /// Creates a `Embedding`.
+    /// Creates a new `Embedding`.
     ///
     /// - Parameters:
     ///   - index: The index of the embedding in the list of embeddings.
@@ -270,6 +305,10 @@ public struct Embedding: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Embedding` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("embedding", forKey: .object)
@@ -277,6 +316,9 @@ public struct Embedding: Codable, Hashable, Sendable {
         self.embedding = try container.decode(EmbeddingVector.self, forKey: .embedding)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("embedding", forKey: .object)

@@ -9,24 +9,25 @@ import Foundation
 public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalCompletionsRunDataSource.InputMessages?
+    /// The `sampling_params` member.
     public var samplingParams: CreateEvalCompletionsRunDataSource.SamplingParams?
     /// The name of the model to use for generating completions (e.g. "o3-mini").
     public var model: Swift.String?
     /// Determines what populates the `item` namespace in this run's data source.
     public var source: CreateEvalCompletionsRunDataSource.Source
 
-    /// Creates a `CreateEvalCompletionsRunDataSource`.
+    /// Creates a new `CreateEvalCompletionsRunDataSource`.
     ///
     /// - Parameters:
+    ///   - source: Determines what populates the `item` namespace in this run's data source.
     ///   - inputMessages: Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     ///   - samplingParams: The `sampling_params` member.
     ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
-    ///   - source: Determines what populates the `item` namespace in this run's data source.
     public init(
+        source: CreateEvalCompletionsRunDataSource.Source,
         inputMessages: CreateEvalCompletionsRunDataSource.InputMessages? = nil,
         samplingParams: CreateEvalCompletionsRunDataSource.SamplingParams? = nil,
-        model: Swift.String? = nil,
-        source: CreateEvalCompletionsRunDataSource.Source
+        model: Swift.String? = nil
     ) {
         self.inputMessages = inputMessages
         self.samplingParams = samplingParams
@@ -42,6 +43,10 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CreateEvalCompletionsRunDataSource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("completions", forKey: .type)
@@ -51,6 +56,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         self.source = try container.decode(CreateEvalCompletionsRunDataSource.Source.self, forKey: .source)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("completions", forKey: .type)
@@ -73,6 +81,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "template":
@@ -84,6 +95,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .template(let value): try value.encode(to: encoder)
@@ -99,13 +113,11 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]
 
-            /// Creates a `Template`.
+            /// Creates a new `Template`.
             ///
             /// - Parameters:
             ///   - template: A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
-            public init(
-                template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]
-            ) {
+            public init(template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]) {
                 self.template = template
             }
 
@@ -114,18 +126,27 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
+            /// Decodes a `Template` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("template", forKey: .type)
                 self.template = try container.decodeIfPresent([CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem].self, forKey: .template) ?? []
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode("template", forKey: .type)
                 try container.encode(self.template, forKey: .template)
             }
 
+            /// The `items` schema.
+            ///
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
@@ -137,6 +158,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 /// A variant this SDK does not know, kept as its raw JSON.
                 case unknown(JSONValue)
 
+                /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+                ///
+                /// - Throws: `DecodingError` only when the input is not JSON.
                 public init(from decoder: any Decoder) throws {
                     if let value = try? EasyInputMessage(from: decoder) {
                         self = .easyInputMessage(value)
@@ -149,6 +173,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                     self = .unknown(try JSONValue(from: decoder))
                 }
 
+                /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+                ///
+                /// - Throws: `EncodingError` when the value cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     switch self {
                         case .easyInputMessage(let value): try value.encode(to: encoder)
@@ -166,13 +193,11 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             /// A reference to a variable in the `item` namespace. Ie, "item.input_trajectory"
             public var itemReference: Swift.String
 
-            /// Creates a `ItemReference`.
+            /// Creates a new `ItemReference`.
             ///
             /// - Parameters:
             ///   - itemReference: A reference to a variable in the `item` namespace. Ie, "item.input_trajectory"
-            public init(
-                itemReference: Swift.String
-            ) {
+            public init(itemReference: Swift.String) {
                 self.itemReference = itemReference
             }
 
@@ -181,12 +206,19 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
+            /// Decodes a `ItemReference` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("item_reference", forKey: .type)
                 self.itemReference = try container.decode(Swift.String.self, forKey: .itemReference)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode("item_reference", forKey: .type)
@@ -195,8 +227,11 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `sampling_params` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params`.
     public struct SamplingParams: Codable, Hashable, Sendable {
+        /// The `reasoning_effort` member.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
         public var temperature: Swift.Double?
@@ -220,7 +255,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// A list of tools the model may call. Currently, only functions are supported as a tool. Use this to provide a list of functions the model may generate JSON inputs for. A max of 128 functions are supported.
         public var tools: [ChatCompletionTool]?
 
-        /// Creates a `SamplingParams`.
+        /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
         ///   - reasoningEffort: The `reasoning_effort` member.
@@ -258,6 +293,10 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             case tools
         }
 
+        /// Decodes a `SamplingParams` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
@@ -269,6 +308,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             self.tools = try container.decodeIfPresent([ChatCompletionTool].self, forKey: .tools)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
@@ -304,6 +346,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "text":
@@ -317,6 +362,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .text(let value): try value.encode(to: encoder)
@@ -343,6 +391,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "file_content":
@@ -356,6 +407,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .fileContent(let value): try value.encode(to: encoder)
@@ -379,7 +433,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable {
     /// Whether the eval should expect you to populate the sample namespace (ie, by generating responses off of your data source)
     public var includeSampleSchema: Swift.Bool?
 
-    /// Creates a `CreateEvalCustomDataSourceConfig`.
+    /// Creates a new `CreateEvalCustomDataSourceConfig`.
     ///
     /// - Parameters:
     ///   - itemSchema: The json schema for each row in the data source.
@@ -398,6 +452,10 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CreateEvalCustomDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom", forKey: .type)
@@ -405,6 +463,9 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable {
         self.includeSampleSchema = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeSampleSchema)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom", forKey: .type)
@@ -425,6 +486,9 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? CreateEvalItem.SimpleInputMessage(from: decoder) {
             self = .simpleInputMessage(value)
@@ -437,6 +501,9 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .simpleInputMessage(let value): try value.encode(to: encoder)
@@ -454,7 +521,7 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
         /// The content of the message.
         public var content: Swift.String
 
-        /// Creates a `SimpleInputMessage`.
+        /// Creates a new `SimpleInputMessage`.
         ///
         /// - Parameters:
         ///   - role: The role of the message (e.g. "system", "assistant", "user").
@@ -472,12 +539,19 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
             case content
         }
 
+        /// Decodes a `SimpleInputMessage` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.role = try container.decode(Swift.String.self, forKey: .role)
             self.content = try container.decode(Swift.String.self, forKey: .content)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.role, forKey: .role)
@@ -493,13 +567,11 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
     /// Determines what populates the `item` namespace in the data source.
     public var source: CreateEvalJsonlRunDataSource.Source
 
-    /// Creates a `CreateEvalJsonlRunDataSource`.
+    /// Creates a new `CreateEvalJsonlRunDataSource`.
     ///
     /// - Parameters:
     ///   - source: Determines what populates the `item` namespace in the data source.
-    public init(
-        source: CreateEvalJsonlRunDataSource.Source
-    ) {
+    public init(source: CreateEvalJsonlRunDataSource.Source) {
         self.source = source
     }
 
@@ -508,12 +580,19 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CreateEvalJsonlRunDataSource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("jsonl", forKey: .type)
         self.source = try container.decode(CreateEvalJsonlRunDataSource.Source.self, forKey: .source)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("jsonl", forKey: .type)
@@ -533,6 +612,9 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "file_content":
@@ -544,6 +626,9 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .fileContent(let value): try value.encode(to: encoder)
@@ -570,7 +655,7 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable {
     /// The labels that indicate a passing result. Must be a subset of labels.
     public var passingLabels: [Swift.String]
 
-    /// Creates a `CreateEvalLabelModelGrader`.
+    /// Creates a new `CreateEvalLabelModelGrader`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -601,6 +686,10 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CreateEvalLabelModelGrader` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("label_model", forKey: .type)
@@ -611,6 +700,9 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable {
         self.passingLabels = try container.decodeIfPresent([Swift.String].self, forKey: .passingLabels) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("label_model", forKey: .type)
@@ -630,13 +722,11 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable {
     /// Metadata filters for the logs data source.
     public var metadata: [Swift.String: JSONValue]?
 
-    /// Creates a `CreateEvalLogsDataSourceConfig`.
+    /// Creates a new `CreateEvalLogsDataSourceConfig`.
     ///
     /// - Parameters:
     ///   - metadata: Metadata filters for the logs data source.
-    public init(
-        metadata: [Swift.String: JSONValue]? = nil
-    ) {
+    public init(metadata: [Swift.String: JSONValue]? = nil) {
         self.metadata = metadata
     }
 
@@ -645,12 +735,19 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CreateEvalLogsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("logs", forKey: .type)
         self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("logs", forKey: .type)
@@ -664,24 +761,25 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable {
 public struct CreateEvalRequest: Codable, Hashable, Sendable {
     /// The name of the evaluation.
     public var name: Swift.String?
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
     public var dataSourceConfig: CreateEvalRequest.DataSourceConfig
     /// A list of graders for all eval runs in this group. Graders can reference variables in the data source using double curly braces notation, like `{{item.variable_name}}`. To reference the model's output, use the `sample` namespace (ie, `{{sample.output_text}}`).
     public var testingCriteria: [CreateEvalRequest.TestingCriteriaItem]
 
-    /// Creates a `CreateEvalRequest`.
+    /// Creates a new `CreateEvalRequest`.
     ///
     /// - Parameters:
-    ///   - name: The name of the evaluation.
-    ///   - metadata: The `metadata` member.
     ///   - dataSourceConfig: The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
     ///   - testingCriteria: A list of graders for all eval runs in this group. Graders can reference variables in the data source using double curly braces notation, like `{{item.variable_name}}`. To reference the model's output, use the `sample` namespace (ie, `{{sample.output_text}}`).
+    ///   - name: The name of the evaluation.
+    ///   - metadata: The `metadata` member.
     public init(
-        name: Swift.String? = nil,
-        metadata: Metadata? = nil,
         dataSourceConfig: CreateEvalRequest.DataSourceConfig,
-        testingCriteria: [CreateEvalRequest.TestingCriteriaItem]
+        testingCriteria: [CreateEvalRequest.TestingCriteriaItem],
+        name: Swift.String? = nil,
+        metadata: Metadata? = nil
     ) {
         self.name = name
         self.metadata = metadata
@@ -696,6 +794,10 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         case testingCriteria = "testing_criteria"
     }
 
+    /// Decodes a `CreateEvalRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
@@ -704,6 +806,9 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         self.testingCriteria = try container.decodeIfPresent([CreateEvalRequest.TestingCriteriaItem].self, forKey: .testingCriteria) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.name, forKey: .name)
@@ -727,6 +832,9 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "custom":
@@ -740,6 +848,9 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .custom(let value): try value.encode(to: encoder)
@@ -750,6 +861,8 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/testing_criteria/items`.
@@ -767,6 +880,9 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "label_model":
@@ -784,6 +900,9 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .labelModel(let value): try value.encode(to: encoder)
@@ -803,24 +922,25 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
 public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalResponsesRunDataSource.InputMessages?
+    /// The `sampling_params` member.
     public var samplingParams: CreateEvalResponsesRunDataSource.SamplingParams?
     /// The name of the model to use for generating completions (e.g. "o3-mini").
     public var model: Swift.String?
     /// Determines what populates the `item` namespace in this run's data source.
     public var source: CreateEvalResponsesRunDataSource.Source
 
-    /// Creates a `CreateEvalResponsesRunDataSource`.
+    /// Creates a new `CreateEvalResponsesRunDataSource`.
     ///
     /// - Parameters:
+    ///   - source: Determines what populates the `item` namespace in this run's data source.
     ///   - inputMessages: Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     ///   - samplingParams: The `sampling_params` member.
     ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
-    ///   - source: Determines what populates the `item` namespace in this run's data source.
     public init(
+        source: CreateEvalResponsesRunDataSource.Source,
         inputMessages: CreateEvalResponsesRunDataSource.InputMessages? = nil,
         samplingParams: CreateEvalResponsesRunDataSource.SamplingParams? = nil,
-        model: Swift.String? = nil,
-        source: CreateEvalResponsesRunDataSource.Source
+        model: Swift.String? = nil
     ) {
         self.inputMessages = inputMessages
         self.samplingParams = samplingParams
@@ -836,6 +956,10 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CreateEvalResponsesRunDataSource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("responses", forKey: .type)
@@ -845,6 +969,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         self.source = try container.decode(CreateEvalResponsesRunDataSource.Source.self, forKey: .source)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("responses", forKey: .type)
@@ -867,6 +994,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "template":
@@ -878,6 +1008,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .template(let value): try value.encode(to: encoder)
@@ -893,13 +1026,11 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]
 
-            /// Creates a `Template`.
+            /// Creates a new `Template`.
             ///
             /// - Parameters:
             ///   - template: A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
-            public init(
-                template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]
-            ) {
+            public init(template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]) {
                 self.template = template
             }
 
@@ -908,18 +1039,27 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
+            /// Decodes a `Template` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("template", forKey: .type)
                 self.template = try container.decodeIfPresent([CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem].self, forKey: .template) ?? []
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode("template", forKey: .type)
                 try container.encode(self.template, forKey: .template)
             }
 
+            /// The `items` schema.
+            ///
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
@@ -930,6 +1070,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 /// A variant this SDK does not know, kept as its raw JSON.
                 case unknown(JSONValue)
 
+                /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+                ///
+                /// - Throws: `DecodingError` only when the input is not JSON.
                 public init(from decoder: any Decoder) throws {
                     if let value = try? CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem.ChatMessage(from: decoder) {
                         self = .chatMessage(value)
@@ -942,6 +1085,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                     self = .unknown(try JSONValue(from: decoder))
                 }
 
+                /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+                ///
+                /// - Throws: `EncodingError` when the value cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     switch self {
                         case .chatMessage(let value): try value.encode(to: encoder)
@@ -959,7 +1105,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                     /// The content of the message.
                     public var content: Swift.String
 
-                    /// Creates a `ChatMessage`.
+                    /// Creates a new `ChatMessage`.
                     ///
                     /// - Parameters:
                     ///   - role: The role of the message (e.g. "system", "assistant", "user").
@@ -977,12 +1123,19 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                         case content
                     }
 
+                    /// Decodes a `ChatMessage` from its JSON object; members it does not declare are ignored.
+                    ///
+                    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                    ///   of a member whose value does not fit its type.
                     public init(from decoder: any Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
                         self.role = try container.decode(Swift.String.self, forKey: .role)
                         self.content = try container.decode(Swift.String.self, forKey: .content)
                     }
 
+                    /// Encodes this value as its JSON object, constants included.
+                    ///
+                    /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
                         try container.encode(self.role, forKey: .role)
@@ -999,13 +1152,11 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             /// A reference to a variable in the `item` namespace. Ie, "item.name"
             public var itemReference: Swift.String
 
-            /// Creates a `ItemReference`.
+            /// Creates a new `ItemReference`.
             ///
             /// - Parameters:
             ///   - itemReference: A reference to a variable in the `item` namespace. Ie, "item.name"
-            public init(
-                itemReference: Swift.String
-            ) {
+            public init(itemReference: Swift.String) {
                 self.itemReference = itemReference
             }
 
@@ -1014,12 +1165,19 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
+            /// Decodes a `ItemReference` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("item_reference", forKey: .type)
                 self.itemReference = try container.decode(Swift.String.self, forKey: .itemReference)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode("item_reference", forKey: .type)
@@ -1028,8 +1186,11 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `sampling_params` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params`.
     public struct SamplingParams: Codable, Hashable, Sendable {
+        /// The `reasoning_effort` member.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
         public var temperature: Swift.Double?
@@ -1058,7 +1219,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// - [Structured Outputs](/docs/guides/structured-outputs)
         public var text: CreateEvalResponsesRunDataSource.SamplingParams.Text?
 
-        /// Creates a `SamplingParams`.
+        /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
         ///   - reasoningEffort: The `reasoning_effort` member.
@@ -1096,6 +1257,10 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             case text
         }
 
+        /// Decodes a `SamplingParams` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
@@ -1107,6 +1272,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             self.text = try container.decodeIfPresent(CreateEvalResponsesRunDataSource.SamplingParams.Text.self, forKey: .text)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
@@ -1140,13 +1308,11 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             /// is preferred for models that support it.
             public var format: TextResponseFormatConfiguration?
 
-            /// Creates a `Text`.
+            /// Creates a new `Text`.
             ///
             /// - Parameters:
             ///   - format: An object specifying the format that the model must output.
-            public init(
-                format: TextResponseFormatConfiguration? = nil
-            ) {
+            public init(format: TextResponseFormatConfiguration? = nil) {
                 self.format = format
             }
 
@@ -1154,11 +1320,18 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 case format
             }
 
+            /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.format = try container.decodeIfPresent(TextResponseFormatConfiguration.self, forKey: .format)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.format, forKey: .format)
@@ -1181,6 +1354,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "file_content":
@@ -1194,6 +1370,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .fileContent(let value): try value.encode(to: encoder)
@@ -1211,20 +1390,21 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
 public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
     /// The name of the run.
     public var name: Swift.String?
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// Details about the run's data source.
     public var dataSource: CreateEvalRunRequest.DataSource
 
-    /// Creates a `CreateEvalRunRequest`.
+    /// Creates a new `CreateEvalRunRequest`.
     ///
     /// - Parameters:
+    ///   - dataSource: Details about the run's data source.
     ///   - name: The name of the run.
     ///   - metadata: The `metadata` member.
-    ///   - dataSource: Details about the run's data source.
     public init(
+        dataSource: CreateEvalRunRequest.DataSource,
         name: Swift.String? = nil,
-        metadata: Metadata? = nil,
-        dataSource: CreateEvalRunRequest.DataSource
+        metadata: Metadata? = nil
     ) {
         self.name = name
         self.metadata = metadata
@@ -1237,6 +1417,10 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
         case dataSource = "data_source"
     }
 
+    /// Decodes a `CreateEvalRunRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
@@ -1244,6 +1428,9 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
         self.dataSource = try container.decode(CreateEvalRunRequest.DataSource.self, forKey: .dataSource)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.name, forKey: .name)
@@ -1266,6 +1453,9 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "jsonl":
@@ -1279,6 +1469,9 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .jsonl(let value): try value.encode(to: encoder)
@@ -1299,13 +1492,11 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Se
     /// Metadata filters for the stored completions data source.
     public var metadata: [Swift.String: JSONValue]?
 
-    /// Creates a `CreateEvalStoredCompletionsDataSourceConfig`.
+    /// Creates a new `CreateEvalStoredCompletionsDataSourceConfig`.
     ///
     /// - Parameters:
     ///   - metadata: Metadata filters for the stored completions data source.
-    public init(
-        metadata: [Swift.String: JSONValue]? = nil
-    ) {
+    public init(metadata: [Swift.String: JSONValue]? = nil) {
         self.metadata = metadata
     }
 
@@ -1314,12 +1505,19 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Se
         case type
     }
 
+    /// Decodes a `CreateEvalStoredCompletionsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("stored_completions", forKey: .type)
         self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("stored_completions", forKey: .type)
@@ -1346,9 +1544,10 @@ public struct Eval: Codable, Hashable, Sendable {
     public var testingCriteria: [Eval.TestingCriteriaItem]
     /// The Unix timestamp (in seconds) for when the eval was created.
     public var createdAt: Swift.Int
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `Eval`.
+    /// Creates a new `Eval`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the evaluation.
@@ -1383,6 +1582,10 @@ public struct Eval: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Eval` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("eval", forKey: .object)
@@ -1394,6 +1597,9 @@ public struct Eval: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("eval", forKey: .object)
@@ -1420,6 +1626,9 @@ public struct Eval: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "custom":
@@ -1433,6 +1642,9 @@ public struct Eval: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .custom(let value): try value.encode(to: encoder)
@@ -1443,6 +1655,8 @@ public struct Eval: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/testing_criteria/items`.
@@ -1460,6 +1674,9 @@ public struct Eval: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "label_model":
@@ -1477,6 +1694,9 @@ public struct Eval: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .labelModel(let value): try value.encode(to: encoder)
@@ -1499,7 +1719,7 @@ public struct EvalAPIError: Codable, Hashable, Sendable {
     /// The error message.
     public var message: Swift.String
 
-    /// Creates a `EvalAPIError`.
+    /// Creates a new `EvalAPIError`.
     ///
     /// - Parameters:
     ///   - code: The error code.
@@ -1517,12 +1737,19 @@ public struct EvalAPIError: Codable, Hashable, Sendable {
         case message
     }
 
+    /// Decodes a `EvalAPIError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.code = try container.decode(Swift.String.self, forKey: .code)
         self.message = try container.decode(Swift.String.self, forKey: .message)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.code, forKey: .code)
@@ -1541,13 +1768,11 @@ public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable {
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: [Swift.String: JSONValue]
 
-    /// Creates a `EvalCustomDataSourceConfig`.
+    /// Creates a new `EvalCustomDataSourceConfig`.
     ///
     /// - Parameters:
     ///   - schema: The json schema for the run data source items.
-    public init(
-        schema: [Swift.String: JSONValue]
-    ) {
+    public init(schema: [Swift.String: JSONValue]) {
         self.schema = schema
     }
 
@@ -1556,12 +1781,19 @@ public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalCustomDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom", forKey: .type)
         self.schema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .schema) ?? [:]
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom", forKey: .type)
@@ -1577,13 +1809,14 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
     public var model: Swift.String
+    /// The `input` member.
     public var input: [EvalItem]
     /// The labels to assign to each item in the evaluation.
     public var labels: [Swift.String]
     /// The labels that indicate a passing result. Must be a subset of labels.
     public var passingLabels: [Swift.String]
 
-    /// Creates a `EvalGraderLabelModel`.
+    /// Creates a new `EvalGraderLabelModel`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -1614,6 +1847,10 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalGraderLabelModel` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("label_model", forKey: .type)
@@ -1624,6 +1861,9 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable {
         self.passingLabels = try container.decodeIfPresent([Swift.String].self, forKey: .passingLabels) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("label_model", forKey: .type)
@@ -1648,7 +1888,7 @@ public struct EvalGraderPython: Codable, Hashable, Sendable {
     /// The threshold for the score.
     public var passThreshold: Swift.Double?
 
-    /// Creates a `EvalGraderPython`.
+    /// Creates a new `EvalGraderPython`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -1675,6 +1915,10 @@ public struct EvalGraderPython: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalGraderPython` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("python", forKey: .type)
@@ -1684,6 +1928,9 @@ public struct EvalGraderPython: Codable, Hashable, Sendable {
         self.passThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .passThreshold)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("python", forKey: .type)
@@ -1711,20 +1958,20 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
     /// The threshold for the score.
     public var passThreshold: Swift.Double?
 
-    /// Creates a `EvalGraderScoreModel`.
+    /// Creates a new `EvalGraderScoreModel`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
     ///   - model: The model to use for the evaluation.
-    ///   - samplingParams: The sampling parameters for the model.
     ///   - input: The input messages evaluated by the grader. Supports text, output text, input image, and input audio content blocks, and may include template strings.
+    ///   - samplingParams: The sampling parameters for the model.
     ///   - range: The range of the score. Defaults to `[0, 1]`.
     ///   - passThreshold: The threshold for the score.
     public init(
         name: Swift.String,
         model: Swift.String,
-        samplingParams: EvalGraderScoreModel.SamplingParams? = nil,
         input: [EvalItem],
+        samplingParams: EvalGraderScoreModel.SamplingParams? = nil,
         range: [Swift.Double]? = nil,
         passThreshold: Swift.Double? = nil
     ) {
@@ -1746,6 +1993,10 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalGraderScoreModel` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("score_model", forKey: .type)
@@ -1757,6 +2008,9 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
         self.passThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .passThreshold)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("score_model", forKey: .type)
@@ -1772,13 +2026,18 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
     public struct SamplingParams: Codable, Hashable, Sendable {
+        /// The `seed` member.
         public var seed: Swift.Int?
+        /// The `top_p` member.
         public var topP: Swift.Double?
+        /// The `temperature` member.
         public var temperature: Swift.Double?
+        /// The `max_completions_tokens` member.
         public var maxCompletionsTokens: Swift.Int?
+        /// The `reasoning_effort` member.
         public var reasoningEffort: ReasoningEffort?
 
-        /// Creates a `SamplingParams`.
+        /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
         ///   - seed: The `seed` member.
@@ -1808,6 +2067,10 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
             case reasoningEffort = "reasoning_effort"
         }
 
+        /// Decodes a `SamplingParams` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
@@ -1817,6 +2080,9 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
             self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.seed, forKey: .seed)
@@ -1841,7 +2107,7 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable {
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
     public var operation: EvalGraderStringCheck.Operation
 
-    /// Creates a `EvalGraderStringCheck`.
+    /// Creates a new `EvalGraderStringCheck`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -1868,6 +2134,10 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalGraderStringCheck` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("string_check", forKey: .type)
@@ -1877,6 +2147,9 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable {
         self.operation = try container.decode(EvalGraderStringCheck.Operation.self, forKey: .operation)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("string_check", forKey: .type)
@@ -1892,8 +2165,10 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/GraderStringCheck/properties/operation`.
     public struct Operation: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `eq`
@@ -1927,7 +2202,7 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable {
     /// The threshold for the score.
     public var passThreshold: Swift.Double
 
-    /// Creates a `EvalGraderTextSimilarity`.
+    /// Creates a new `EvalGraderTextSimilarity`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -1958,6 +2233,10 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalGraderTextSimilarity` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text_similarity", forKey: .type)
@@ -1968,6 +2247,9 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable {
         self.passThreshold = try container.decode(Swift.Double.self, forKey: .passThreshold)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text_similarity", forKey: .type)
@@ -1986,8 +2268,10 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/GraderTextSimilarity/properties/evaluation_metric`.
     public struct EvaluationMetric: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `cosine`
@@ -2032,13 +2316,11 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
     /// The content of the jsonl file.
     public var content: [EvalJsonlFileContentSource.ContentItem]
 
-    /// Creates a `EvalJsonlFileContentSource`.
+    /// Creates a new `EvalJsonlFileContentSource`.
     ///
     /// - Parameters:
     ///   - content: The content of the jsonl file.
-    public init(
-        content: [EvalJsonlFileContentSource.ContentItem]
-    ) {
+    public init(content: [EvalJsonlFileContentSource.ContentItem]) {
         self.content = content
     }
 
@@ -2047,24 +2329,35 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalJsonlFileContentSource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_content", forKey: .type)
         self.content = try container.decodeIfPresent([EvalJsonlFileContentSource.ContentItem].self, forKey: .content) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_content", forKey: .type)
         try container.encode(self.content, forKey: .content)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource/properties/content/items`.
     public struct ContentItem: Codable, Hashable, Sendable {
+        /// The `item` member.
         public var item: [Swift.String: JSONValue]
+        /// The `sample` member.
         public var sample: [Swift.String: JSONValue]?
 
-        /// Creates a `ContentItem`.
+        /// Creates a new `ContentItem`.
         ///
         /// - Parameters:
         ///   - item: The `item` member.
@@ -2082,12 +2375,19 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
             case sample
         }
 
+        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.item = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .item) ?? [:]
             self.sample = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .sample)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.item, forKey: .item)
@@ -2103,13 +2403,11 @@ public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable {
     /// The identifier of the file.
     public var id: Swift.String
 
-    /// Creates a `EvalJsonlFileIDSource`.
+    /// Creates a new `EvalJsonlFileIDSource`.
     ///
     /// - Parameters:
     ///   - id: The identifier of the file.
-    public init(
-        id: Swift.String
-    ) {
+    public init(id: Swift.String) {
         self.id = id
     }
 
@@ -2118,12 +2416,19 @@ public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalJsonlFileIDSource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_id", forKey: .type)
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_id", forKey: .type)
@@ -2144,7 +2449,7 @@ public struct EvalList: Codable, Hashable, Sendable, CursorPage {
     /// Indicates whether there are more evals available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `EvalList`.
+    /// Creates a new `EvalList`.
     ///
     /// - Parameters:
     ///   - data: An array of eval objects.
@@ -2171,6 +2476,10 @@ public struct EvalList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `EvalList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -2180,6 +2489,9 @@ public struct EvalList: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -2204,19 +2516,20 @@ public struct EvalList: Codable, Hashable, Sendable, CursorPage {
 ///
 /// - Remark: Generated from `#/components/schemas/EvalLogsDataSourceConfig`.
 public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: [Swift.String: JSONValue]
 
-    /// Creates a `EvalLogsDataSourceConfig`.
+    /// Creates a new `EvalLogsDataSourceConfig`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
     ///   - schema: The json schema for the run data source items.
+    ///   - metadata: The `metadata` member.
     public init(
-        metadata: Metadata? = nil,
-        schema: [Swift.String: JSONValue]
+        schema: [Swift.String: JSONValue],
+        metadata: Metadata? = nil
     ) {
         self.metadata = metadata
         self.schema = schema
@@ -2228,6 +2541,10 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalLogsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("logs", forKey: .type)
@@ -2235,6 +2552,9 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable {
         self.schema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .schema) ?? [:]
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("logs", forKey: .type)
@@ -2247,18 +2567,28 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/EvalResponsesSource`.
 public struct EvalResponsesSource: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: [Swift.String: JSONValue]?
+    /// The `model` member.
     public var model: Swift.String?
+    /// The `instructions_search` member.
     public var instructionsSearch: Swift.String?
+    /// The `created_after` member.
     public var createdAfter: Swift.Int?
+    /// The `created_before` member.
     public var createdBefore: Swift.Int?
+    /// The `reasoning_effort` member.
     public var reasoningEffort: ReasoningEffort?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
+    /// The `users` member.
     public var users: [Swift.String]?
+    /// The `tools` member.
     public var tools: [Swift.String]?
 
-    /// Creates a `EvalResponsesSource`.
+    /// Creates a new `EvalResponsesSource`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
@@ -2309,6 +2639,10 @@ public struct EvalResponsesSource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalResponsesSource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("responses", forKey: .type)
@@ -2324,6 +2658,9 @@ public struct EvalResponsesSource: Codable, Hashable, Sendable {
         self.tools = try container.decodeIfPresent([Swift.String].self, forKey: .tools)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("responses", forKey: .type)
@@ -2366,11 +2703,12 @@ public struct EvalRun: Codable, Hashable, Sendable {
     public var perTestingCriteriaResults: [EvalRun.PerTestingCriteriaResult]
     /// Information about the run's data source.
     public var dataSource: EvalRun.DataSource
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// An object representing an error response from the Eval API.
     public var error: EvalAPIError
 
-    /// Creates a `EvalRun`.
+    /// Creates a new `EvalRun`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the evaluation run.
@@ -2384,8 +2722,8 @@ public struct EvalRun: Codable, Hashable, Sendable {
     ///   - perModelUsage: Usage statistics for each model during the evaluation run.
     ///   - perTestingCriteriaResults: Results per testing criteria applied during the evaluation run.
     ///   - dataSource: Information about the run's data source.
-    ///   - metadata: The `metadata` member.
     ///   - error: An object representing an error response from the Eval API.
+    ///   - metadata: The `metadata` member.
     public init(
         id: Swift.String,
         evalID: Swift.String,
@@ -2398,8 +2736,8 @@ public struct EvalRun: Codable, Hashable, Sendable {
         perModelUsage: [EvalRun.PerModelUsageItem],
         perTestingCriteriaResults: [EvalRun.PerTestingCriteriaResult],
         dataSource: EvalRun.DataSource,
-        metadata: Metadata? = nil,
-        error: EvalAPIError
+        error: EvalAPIError,
+        metadata: Metadata? = nil
     ) {
         self.id = id
         self.evalID = evalID
@@ -2433,6 +2771,10 @@ public struct EvalRun: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `EvalRun` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("eval.run", forKey: .object)
@@ -2451,6 +2793,9 @@ public struct EvalRun: Codable, Hashable, Sendable {
         self.error = try container.decode(EvalAPIError.self, forKey: .error)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("eval.run", forKey: .object)
@@ -2482,7 +2827,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
         /// Number of output items that passed the evaluation.
         public var passed: Swift.Int
 
-        /// Creates a `ResultCounts`.
+        /// Creates a new `ResultCounts`.
         ///
         /// - Parameters:
         ///   - total: Total number of executed output items.
@@ -2508,6 +2853,10 @@ public struct EvalRun: Codable, Hashable, Sendable {
             case passed
         }
 
+        /// Decodes a `ResultCounts` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.total = try container.decode(Swift.Int.self, forKey: .total)
@@ -2516,6 +2865,9 @@ public struct EvalRun: Codable, Hashable, Sendable {
             self.passed = try container.decode(Swift.Int.self, forKey: .passed)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.total, forKey: .total)
@@ -2525,6 +2877,8 @@ public struct EvalRun: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_model_usage/items`.
     public struct PerModelUsageItem: Codable, Hashable, Sendable {
         /// The name of the model.
@@ -2540,7 +2894,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
         /// The number of tokens retrieved from cache.
         public var cachedTokens: Swift.Int
 
-        /// Creates a `PerModelUsageItem`.
+        /// Creates a new `PerModelUsageItem`.
         ///
         /// - Parameters:
         ///   - modelName: The name of the model.
@@ -2574,6 +2928,10 @@ public struct EvalRun: Codable, Hashable, Sendable {
             case cachedTokens = "cached_tokens"
         }
 
+        /// Decodes a `PerModelUsageItem` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.modelName = try container.decode(Swift.String.self, forKey: .modelName)
@@ -2584,6 +2942,9 @@ public struct EvalRun: Codable, Hashable, Sendable {
             self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.modelName, forKey: .modelName)
@@ -2595,6 +2956,8 @@ public struct EvalRun: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_testing_criteria_results/items`.
     public struct PerTestingCriteriaResult: Codable, Hashable, Sendable {
         /// A description of the testing criteria.
@@ -2604,7 +2967,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
         /// Number of tests failed for this criteria.
         public var failed: Swift.Int
 
-        /// Creates a `PerTestingCriteriaResult`.
+        /// Creates a new `PerTestingCriteriaResult`.
         ///
         /// - Parameters:
         ///   - testingCriteria: A description of the testing criteria.
@@ -2626,6 +2989,10 @@ public struct EvalRun: Codable, Hashable, Sendable {
             case failed
         }
 
+        /// Decodes a `PerTestingCriteriaResult` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.testingCriteria = try container.decode(Swift.String.self, forKey: .testingCriteria)
@@ -2633,6 +3000,9 @@ public struct EvalRun: Codable, Hashable, Sendable {
             self.failed = try container.decode(Swift.Int.self, forKey: .failed)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.testingCriteria, forKey: .testingCriteria)
@@ -2656,6 +3026,9 @@ public struct EvalRun: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "jsonl":
@@ -2669,6 +3042,9 @@ public struct EvalRun: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .jsonl(let value): try value.encode(to: encoder)
@@ -2693,7 +3069,7 @@ public struct EvalRunList: Codable, Hashable, Sendable, CursorPage {
     /// Indicates whether there are more evals available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `EvalRunList`.
+    /// Creates a new `EvalRunList`.
     ///
     /// - Parameters:
     ///   - data: An array of eval run objects.
@@ -2720,6 +3096,10 @@ public struct EvalRunList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `EvalRunList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -2729,6 +3109,9 @@ public struct EvalRunList: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -2769,7 +3152,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
     /// A sample containing the input and output of the evaluation run.
     public var sample: EvalRunOutputItem.Sample
 
-    /// Creates a `EvalRunOutputItem`.
+    /// Creates a new `EvalRunOutputItem`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the evaluation run output item.
@@ -2816,6 +3199,10 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `EvalRunOutputItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("eval.run.output_item", forKey: .object)
@@ -2830,6 +3217,9 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         self.sample = try container.decode(EvalRunOutputItem.Sample.self, forKey: .sample)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("eval.run.output_item", forKey: .object)
@@ -2869,7 +3259,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         /// The seed used for generating the sample.
         public var seed: Swift.Int
 
-        /// Creates a `Sample`.
+        /// Creates a new `Sample`.
         ///
         /// - Parameters:
         ///   - input: An array of input messages.
@@ -2919,6 +3309,10 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
             case seed
         }
 
+        /// Decodes a `Sample` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.input = try container.decodeIfPresent([EvalRunOutputItem.Sample.InputItemValue].self, forKey: .input) ?? []
@@ -2933,6 +3327,9 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
             self.seed = try container.decode(Swift.Int.self, forKey: .seed)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.input, forKey: .input)
@@ -2956,7 +3353,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
             /// The content of the message.
             public var content: Swift.String
 
-            /// Creates a `InputItemValue`.
+            /// Creates a new `InputItemValue`.
             ///
             /// - Parameters:
             ///   - role: The role of the message sender (e.g., system, user, developer).
@@ -2974,12 +3371,19 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 case content
             }
 
+            /// Decodes a `InputItemValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.role = try container.decode(Swift.String.self, forKey: .role)
                 self.content = try container.decode(Swift.String.self, forKey: .content)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.role, forKey: .role)
@@ -2987,6 +3391,8 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
             }
         }
 
+        /// The `items` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/output/items`.
         public struct OutputItemValue: Codable, Hashable, Sendable {
             /// The role of the message (e.g. "system", "assistant", "user").
@@ -2994,7 +3400,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
             /// The content of the message.
             public var content: Swift.String?
 
-            /// Creates a `OutputItemValue`.
+            /// Creates a new `OutputItemValue`.
             ///
             /// - Parameters:
             ///   - role: The role of the message (e.g. "system", "assistant", "user").
@@ -3012,12 +3418,19 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 case content
             }
 
+            /// Decodes a `OutputItemValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
                 self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.role, forKey: .role)
@@ -3038,7 +3451,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
             /// The number of tokens retrieved from cache.
             public var cachedTokens: Swift.Int
 
-            /// Creates a `Usage`.
+            /// Creates a new `Usage`.
             ///
             /// - Parameters:
             ///   - totalTokens: The total number of tokens used.
@@ -3064,6 +3477,10 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 case cachedTokens = "cached_tokens"
             }
 
+            /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
@@ -3072,6 +3489,9 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.totalTokens, forKey: .totalTokens)
@@ -3096,7 +3516,7 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, CursorPage {
     /// Indicates whether there are more eval run output items available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `EvalRunOutputItemList`.
+    /// Creates a new `EvalRunOutputItemList`.
     ///
     /// - Parameters:
     ///   - data: An array of eval run output item objects.
@@ -3123,6 +3543,10 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `EvalRunOutputItemList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -3132,6 +3556,9 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -3164,19 +3591,19 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable {
     /// Optional sample or intermediate data produced by the grader.
     public var sample: [Swift.String: JSONValue]?
 
-    /// Creates a `EvalRunOutputItemResult`.
+    /// Creates a new `EvalRunOutputItemResult`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
-    ///   - type: The grader type (for example, "string-check-grader").
     ///   - score: The numeric score produced by the grader.
     ///   - passed: Whether the grader considered the output a pass.
+    ///   - type: The grader type (for example, "string-check-grader").
     ///   - sample: Optional sample or intermediate data produced by the grader.
     public init(
         name: Swift.String,
-        type: Swift.String? = nil,
         score: Swift.Double,
         passed: Swift.Bool,
+        type: Swift.String? = nil,
         sample: [Swift.String: JSONValue]? = nil
     ) {
         self.name = name
@@ -3194,6 +3621,10 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable {
         case sample
     }
 
+    /// Decodes a `EvalRunOutputItemResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -3203,6 +3634,9 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable {
         self.sample = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .sample)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
@@ -3219,19 +3653,20 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsDataSourceConfig`.
 public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: [Swift.String: JSONValue]
 
-    /// Creates a `EvalStoredCompletionsDataSourceConfig`.
+    /// Creates a new `EvalStoredCompletionsDataSourceConfig`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
     ///   - schema: The json schema for the run data source items.
+    ///   - metadata: The `metadata` member.
     public init(
-        metadata: Metadata? = nil,
-        schema: [Swift.String: JSONValue]
+        schema: [Swift.String: JSONValue],
+        metadata: Metadata? = nil
     ) {
         self.metadata = metadata
         self.schema = schema
@@ -3243,6 +3678,10 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `EvalStoredCompletionsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("stored_completions", forKey: .type)
@@ -3250,6 +3689,9 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
         self.schema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .schema) ?? [:]
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("stored_completions", forKey: .type)
@@ -3262,13 +3704,18 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsSource`.
 public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `model` member.
     public var model: Swift.String?
+    /// The `created_after` member.
     public var createdAfter: Swift.Int?
+    /// The `created_before` member.
     public var createdBefore: Swift.Int?
+    /// The `limit` member.
     public var limit: Swift.Int?
 
-    /// Creates a `EvalStoredCompletionsSource`.
+    /// Creates a new `EvalStoredCompletionsSource`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
@@ -3299,6 +3746,10 @@ public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalStoredCompletionsSource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("stored_completions", forKey: .type)
@@ -3309,6 +3760,9 @@ public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable {
         self.limit = try container.decodeIfPresent(Swift.Int.self, forKey: .limit)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("stored_completions", forKey: .type)

@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `CreateFileRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateFileRequest`.
 public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The File object (not file name) to be uploaded.
@@ -20,7 +22,7 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncod
     /// The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
     public var expiresAfter: FileExpirationAfter?
 
-    /// Creates a `CreateFileRequest`.
+    /// Creates a new `CreateFileRequest`.
     ///
     /// - Parameters:
     ///   - file: The File object (not file name) to be uploaded.
@@ -42,6 +44,10 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncod
         case expiresAfter = "expires_after"
     }
 
+    /// Decodes a `CreateFileRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.file = try container.decode(FileUpload.self, forKey: .file)
@@ -49,6 +55,9 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncod
         self.expiresAfter = try container.decodeIfPresent(FileExpirationAfter.self, forKey: .expiresAfter)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.file, forKey: .file)
@@ -74,8 +83,10 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncod
     ///
     /// - Remark: Generated from `#/components/schemas/CreateFileRequest/properties/purpose`.
     public struct Purpose: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `assistants`
@@ -98,12 +109,16 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncod
     }
 }
 
+/// The `DeleteFileResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeleteFileResponse`.
 public struct DeleteFileResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `DeleteFileResponse`.
+    /// Creates a new `DeleteFileResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -122,6 +137,10 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeleteFileResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file", forKey: .object)
@@ -129,6 +148,9 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file", forKey: .object)
@@ -137,15 +159,22 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ListFilesResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListFilesResponse`.
 public struct ListFilesResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `object` member.
     public var object: Swift.String
-    public var data: [OpenAiFile]
+    /// The `data` member.
+    public var data: [OpenAIFile]
+    /// The `first_id` member.
     public var firstID: Swift.String
+    /// The `last_id` member.
     public var lastID: Swift.String
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListFilesResponse`.
+    /// Creates a new `ListFilesResponse`.
     ///
     /// - Parameters:
     ///   - object: The `object` member.
@@ -155,7 +184,7 @@ public struct ListFilesResponse: Codable, Hashable, Sendable, CursorPage {
     ///   - hasMore: The `has_more` member.
     public init(
         object: Swift.String,
-        data: [OpenAiFile],
+        data: [OpenAIFile],
         firstID: Swift.String,
         lastID: Swift.String,
         hasMore: Swift.Bool
@@ -175,15 +204,22 @@ public struct ListFilesResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
+    /// Decodes a `ListFilesResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decodeIfPresent([OpenAiFile].self, forKey: .data) ?? []
+        self.data = try container.decodeIfPresent([OpenAIFile].self, forKey: .data) ?? []
         self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -194,7 +230,7 @@ public struct ListFilesResponse: Codable, Hashable, Sendable, CursorPage {
     }
 
     /// The items of this page (`data`).
-    public var pageItems: [OpenAiFile] { data }
+    public var pageItems: [OpenAIFile] { data }
     /// Whether more items follow (`has_more`).
     public var hasMorePages: Swift.Bool { hasMore }
     /// The `after` cursor of the next page.

@@ -3,18 +3,18 @@
 
 import Foundation
 
+/// The `CreateFineTuningCheckpointPermissionRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningCheckpointPermissionRequest`.
 public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Sendable {
     /// The project identifiers to grant access to.
     public var projectIDs: [Swift.String]
 
-    /// Creates a `CreateFineTuningCheckpointPermissionRequest`.
+    /// Creates a new `CreateFineTuningCheckpointPermissionRequest`.
     ///
     /// - Parameters:
     ///   - projectIDs: The project identifiers to grant access to.
-    public init(
-        projectIDs: [Swift.String]
-    ) {
+    public init(projectIDs: [Swift.String]) {
         self.projectIDs = projectIDs
     }
 
@@ -22,17 +22,26 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Se
         case projectIDs = "project_ids"
     }
 
+    /// Decodes a `CreateFineTuningCheckpointPermissionRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.projectIDs = try container.decodeIfPresent([Swift.String].self, forKey: .projectIDs) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.projectIDs, forKey: .projectIDs)
     }
 }
 
+/// The `CreateFineTuningJobRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest`.
 public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
     /// The name of the model to fine-tune. You can select one of the
@@ -78,9 +87,10 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
     public var seed: Swift.Int?
     /// The method used for fine-tuning.
     public var method: FineTuneMethod?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `CreateFineTuningJobRequest`.
+    /// Creates a new `CreateFineTuningJobRequest`.
     ///
     /// - Parameters:
     ///   - model: The name of the model to fine-tune. You can select one of the
@@ -126,6 +136,10 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes a `CreateFineTuningJobRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decode(CreateFineTuningJobRequest.ModelValue.self, forKey: .model)
@@ -139,6 +153,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -159,8 +176,10 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `babbage-002`
@@ -193,7 +212,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// through the training dataset.
         public var nEpochs: CreateFineTuningJobRequest.Hyperparameters.NEpochs?
 
-        /// Creates a `Hyperparameters`.
+        /// Creates a new `Hyperparameters`.
         ///
         /// - Parameters:
         ///   - batchSize: Number of examples in each batch. A larger batch size means that model parameters
@@ -215,6 +234,10 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             case nEpochs = "n_epochs"
         }
 
+        /// Decodes a `Hyperparameters` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.batchSize = try container.decodeIfPresent(CreateFineTuningJobRequest.Hyperparameters.BatchSize.self, forKey: .batchSize)
@@ -222,6 +245,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             self.nEpochs = try container.decodeIfPresent(CreateFineTuningJobRequest.Hyperparameters.NEpochs.self, forKey: .nEpochs)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.batchSize, forKey: .batchSize)
@@ -244,6 +270,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             /// Creates the ``string(_:)`` case from a string literal.
             public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
                     self = .string(value)
@@ -256,6 +285,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
                 self = .unknown(try JSONValue(from: decoder))
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .string(let value): try value.encode(to: encoder)
@@ -280,6 +312,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             /// Creates the ``string(_:)`` case from a string literal.
             public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
                     self = .string(value)
@@ -292,6 +327,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
                 self = .unknown(try JSONValue(from: decoder))
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .string(let value): try value.encode(to: encoder)
@@ -316,6 +354,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             /// Creates the ``string(_:)`` case from a string literal.
             public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
                     self = .string(value)
@@ -328,6 +369,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
                 self = .unknown(try JSONValue(from: decoder))
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .string(let value): try value.encode(to: encoder)
@@ -338,6 +382,8 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/integrations/items`.
     public struct Integration: Codable, Hashable, Sendable {
         /// The settings for your integration with Weights and Biases. This payload specifies the project that
@@ -345,13 +391,11 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// to your run, and set a default entity (team, username, etc) to be associated with your run.
         public var wandb: CreateFineTuningJobRequest.Integration.Wandb
 
-        /// Creates a `Integration`.
+        /// Creates a new `Integration`.
         ///
         /// - Parameters:
         ///   - wandb: The settings for your integration with Weights and Biases. This payload specifies the project that
-        public init(
-            wandb: CreateFineTuningJobRequest.Integration.Wandb
-        ) {
+        public init(wandb: CreateFineTuningJobRequest.Integration.Wandb) {
             self.wandb = wandb
         }
 
@@ -360,12 +404,19 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `Integration` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("wandb", forKey: .type)
             self.wandb = try container.decode(CreateFineTuningJobRequest.Integration.Wandb.self, forKey: .wandb)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("wandb", forKey: .type)
@@ -389,7 +440,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             /// default tags are generated by OpenAI: "openai/finetune", "openai/{base-model}", "openai/{ftjob-abcdef}".
             public var tags: [Swift.String]?
 
-            /// Creates a `Wandb`.
+            /// Creates a new `Wandb`.
             ///
             /// - Parameters:
             ///   - project: The name of the project that the new run will be created under.
@@ -415,6 +466,10 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
                 case tags
             }
 
+            /// Decodes a `Wandb` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.project = try container.decode(Swift.String.self, forKey: .project)
@@ -423,6 +478,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
                 self.tags = try container.decodeIfPresent([Swift.String].self, forKey: .tags)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.project, forKey: .project)
@@ -434,6 +492,8 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `DeleteFineTuningCheckpointPermissionResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeleteFineTuningCheckpointPermissionResponse`.
 public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable {
     /// The ID of the fine-tuned model checkpoint permission that was deleted.
@@ -441,7 +501,7 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
     /// Whether the fine-tuned model checkpoint permission was successfully deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `DeleteFineTuningCheckpointPermissionResponse`.
+    /// Creates a new `DeleteFineTuningCheckpointPermissionResponse`.
     ///
     /// - Parameters:
     ///   - id: The ID of the fine-tuned model checkpoint permission that was deleted.
@@ -460,6 +520,10 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
         case object
     }
 
+    /// Decodes a `DeleteFineTuningCheckpointPermissionResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("checkpoint.permission", forKey: .object)
@@ -467,6 +531,9 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("checkpoint.permission", forKey: .object)
@@ -475,20 +542,26 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
     }
 }
 
+/// The `FineTuneChatCompletionRequestAssistantMessage` schema.
+///
 /// - Remark: Generated from `#/components/schemas/FineTuneChatCompletionRequestAssistantMessage`.
 public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable {
     /// Controls whether the assistant message is trained against (0 or 1)
     public var weight: Swift.Int?
+    /// The `content` member.
     public var content: FineTuneChatCompletionRequestAssistantMessage.ContentValue?
+    /// The `refusal` member.
     public var refusal: Swift.String?
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
+    /// The `audio` member.
     public var audio: FineTuneChatCompletionRequestAssistantMessage.Audio?
     /// The tool calls generated by the model, such as function calls.
     public var toolCalls: ChatCompletionMessageToolCalls?
+    /// The `function_call` member.
     public var functionCall: FineTuneChatCompletionRequestAssistantMessage.FunctionCall?
 
-    /// Creates a `FineTuneChatCompletionRequestAssistantMessage`.
+    /// Creates a new `FineTuneChatCompletionRequestAssistantMessage`.
     ///
     /// - Parameters:
     ///   - weight: Controls whether the assistant message is trained against (0 or 1)
@@ -527,6 +600,10 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         case role
     }
 
+    /// Decodes a `FineTuneChatCompletionRequestAssistantMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("assistant", forKey: .role)
@@ -539,6 +616,9 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         self.functionCall = try container.decodeIfPresent(FineTuneChatCompletionRequestAssistantMessage.FunctionCall.self, forKey: .functionCall)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("assistant", forKey: .role)
@@ -567,6 +647,9 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -579,6 +662,9 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -596,13 +682,11 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         /// Unique identifier for a previous audio response from the model.
         public var id: Swift.String
 
-        /// Creates a `Audio`.
+        /// Creates a new `Audio`.
         ///
         /// - Parameters:
         ///   - id: Unique identifier for a previous audio response from the model.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -610,11 +694,18 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
             case id
         }
 
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -632,7 +723,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         /// The name of the function to call.
         public var name: Swift.String
 
-        /// Creates a `FunctionCall`.
+        /// Creates a new `FunctionCall`.
         ///
         /// - Parameters:
         ///   - arguments: The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
@@ -650,12 +741,19 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
             case name
         }
 
+        /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
             self.name = try container.decode(Swift.String.self, forKey: .name)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.arguments, forKey: .arguments)
@@ -677,7 +775,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     /// The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
     public var nEpochs: FineTuneDpoHyperparameters.NEpochs?
 
-    /// Creates a `FineTuneDpoHyperparameters`.
+    /// Creates a new `FineTuneDpoHyperparameters`.
     ///
     /// - Parameters:
     ///   - beta: The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
@@ -703,6 +801,10 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         case nEpochs = "n_epochs"
     }
 
+    /// Decodes a `FineTuneDpoHyperparameters` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.beta = try container.decodeIfPresent(FineTuneDpoHyperparameters.Beta.self, forKey: .beta)
@@ -711,6 +813,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         self.nEpochs = try container.decodeIfPresent(FineTuneDpoHyperparameters.NEpochs.self, forKey: .nEpochs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.beta, forKey: .beta)
@@ -733,6 +838,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -745,6 +853,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -768,6 +879,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -780,6 +894,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -803,6 +920,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -815,6 +935,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -838,6 +961,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -850,6 +976,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -867,13 +996,11 @@ public struct FineTuneDpoMethod: Codable, Hashable, Sendable {
     /// The hyperparameters used for the DPO fine-tuning job.
     public var hyperparameters: FineTuneDpoHyperparameters?
 
-    /// Creates a `FineTuneDpoMethod`.
+    /// Creates a new `FineTuneDpoMethod`.
     ///
     /// - Parameters:
     ///   - hyperparameters: The hyperparameters used for the DPO fine-tuning job.
-    public init(
-        hyperparameters: FineTuneDpoHyperparameters? = nil
-    ) {
+    public init(hyperparameters: FineTuneDpoHyperparameters? = nil) {
         self.hyperparameters = hyperparameters
     }
 
@@ -881,11 +1008,18 @@ public struct FineTuneDpoMethod: Codable, Hashable, Sendable {
         case hyperparameters
     }
 
+    /// Decodes a `FineTuneDpoMethod` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.hyperparameters = try container.decodeIfPresent(FineTuneDpoHyperparameters.self, forKey: .hyperparameters)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.hyperparameters, forKey: .hyperparameters)
@@ -905,7 +1039,7 @@ public struct FineTuneMethod: Codable, Hashable, Sendable {
     /// Configuration for the reinforcement fine-tuning method.
     public var reinforcement: FineTuneReinforcementMethod?
 
-    /// Creates a `FineTuneMethod`.
+    /// Creates a new `FineTuneMethod`.
     ///
     /// - Parameters:
     ///   - type: The type of method. Is either `supervised`, `dpo`, or `reinforcement`.
@@ -931,6 +1065,10 @@ public struct FineTuneMethod: Codable, Hashable, Sendable {
         case reinforcement
     }
 
+    /// Decodes a `FineTuneMethod` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(FineTuneMethod.TypeValue.self, forKey: .type)
@@ -939,6 +1077,9 @@ public struct FineTuneMethod: Codable, Hashable, Sendable {
         self.reinforcement = try container.decodeIfPresent(FineTuneReinforcementMethod.self, forKey: .reinforcement)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -953,8 +1094,10 @@ public struct FineTuneMethod: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneMethod/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `supervised`
@@ -987,7 +1130,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Number of evaluation samples to generate per training step.
     public var evalSamples: FineTuneReinforcementHyperparameters.EvalSamples?
 
-    /// Creates a `FineTuneReinforcementHyperparameters`.
+    /// Creates a new `FineTuneReinforcementHyperparameters`.
     ///
     /// - Parameters:
     ///   - batchSize: Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -1025,6 +1168,10 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         case evalSamples = "eval_samples"
     }
 
+    /// Decodes a `FineTuneReinforcementHyperparameters` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.batchSize = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.BatchSize.self, forKey: .batchSize)
@@ -1036,6 +1183,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         self.evalSamples = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.EvalSamples.self, forKey: .evalSamples)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.batchSize, forKey: .batchSize)
@@ -1061,6 +1211,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1073,6 +1226,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1096,6 +1252,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1108,6 +1267,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1131,6 +1293,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1143,6 +1308,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1158,8 +1326,10 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/reasoning_effort`.
     public struct ReasoningEffortValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `default`
@@ -1189,6 +1359,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1201,6 +1374,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1224,6 +1400,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1236,6 +1415,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1259,6 +1441,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1271,6 +1456,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1290,7 +1478,7 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
     /// The hyperparameters used for the reinforcement fine-tuning job.
     public var hyperparameters: FineTuneReinforcementHyperparameters?
 
-    /// Creates a `FineTuneReinforcementMethod`.
+    /// Creates a new `FineTuneReinforcementMethod`.
     ///
     /// - Parameters:
     ///   - grader: The grader used for the fine-tuning job.
@@ -1308,12 +1496,19 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
         case hyperparameters
     }
 
+    /// Decodes a `FineTuneReinforcementMethod` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.grader = try container.decode(FineTuneReinforcementMethod.Grader.self, forKey: .grader)
         self.hyperparameters = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.self, forKey: .hyperparameters)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.grader, forKey: .grader)
@@ -1339,6 +1534,9 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "string_check":
@@ -1356,6 +1554,9 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .stringCheck(let value): try value.encode(to: encoder)
@@ -1380,7 +1581,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
     /// The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
     public var nEpochs: FineTuneSupervisedHyperparameters.NEpochs?
 
-    /// Creates a `FineTuneSupervisedHyperparameters`.
+    /// Creates a new `FineTuneSupervisedHyperparameters`.
     ///
     /// - Parameters:
     ///   - batchSize: Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -1402,6 +1603,10 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         case nEpochs = "n_epochs"
     }
 
+    /// Decodes a `FineTuneSupervisedHyperparameters` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.batchSize = try container.decodeIfPresent(FineTuneSupervisedHyperparameters.BatchSize.self, forKey: .batchSize)
@@ -1409,6 +1614,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         self.nEpochs = try container.decodeIfPresent(FineTuneSupervisedHyperparameters.NEpochs.self, forKey: .nEpochs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.batchSize, forKey: .batchSize)
@@ -1430,6 +1638,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1442,6 +1653,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1465,6 +1679,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1477,6 +1694,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1500,6 +1720,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1512,6 +1735,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1529,13 +1755,11 @@ public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable {
     /// The hyperparameters used for the fine-tuning job.
     public var hyperparameters: FineTuneSupervisedHyperparameters?
 
-    /// Creates a `FineTuneSupervisedMethod`.
+    /// Creates a new `FineTuneSupervisedMethod`.
     ///
     /// - Parameters:
     ///   - hyperparameters: The hyperparameters used for the fine-tuning job.
-    public init(
-        hyperparameters: FineTuneSupervisedHyperparameters? = nil
-    ) {
+    public init(hyperparameters: FineTuneSupervisedHyperparameters? = nil) {
         self.hyperparameters = hyperparameters
     }
 
@@ -1543,11 +1767,18 @@ public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable {
         case hyperparameters
     }
 
+    /// Decodes a `FineTuneSupervisedMethod` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.hyperparameters = try container.decodeIfPresent(FineTuneSupervisedHyperparameters.self, forKey: .hyperparameters)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.hyperparameters, forKey: .hyperparameters)
@@ -1565,7 +1796,7 @@ public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable {
     /// The project identifier that the permission is for.
     public var projectID: Swift.String
 
-    /// Creates a `FineTuningCheckpointPermission`.
+    /// Creates a new `FineTuningCheckpointPermission`.
     ///
     /// - Parameters:
     ///   - id: The permission identifier, which can be referenced in the API endpoints.
@@ -1588,6 +1819,10 @@ public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `FineTuningCheckpointPermission` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("checkpoint.permission", forKey: .object)
@@ -1596,6 +1831,9 @@ public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable {
         self.projectID = try container.decode(Swift.String.self, forKey: .projectID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("checkpoint.permission", forKey: .object)
@@ -1614,13 +1852,11 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
     /// to your run, and set a default entity (team, username, etc) to be associated with your run.
     public var wandb: FineTuningIntegration.Wandb
 
-    /// Creates a `FineTuningIntegration`.
+    /// Creates a new `FineTuningIntegration`.
     ///
     /// - Parameters:
     ///   - wandb: The settings for your integration with Weights and Biases. This payload specifies the project that
-    public init(
-        wandb: FineTuningIntegration.Wandb
-    ) {
+    public init(wandb: FineTuningIntegration.Wandb) {
         self.wandb = wandb
     }
 
@@ -1629,12 +1865,19 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FineTuningIntegration` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("wandb", forKey: .type)
         self.wandb = try container.decode(FineTuningIntegration.Wandb.self, forKey: .wandb)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("wandb", forKey: .type)
@@ -1649,13 +1892,15 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
     public struct Wandb: Codable, Hashable, Sendable {
         /// The name of the project that the new run will be created under.
         public var project: Swift.String
+        /// The `name` member.
         public var name: Swift.String?
+        /// The `entity` member.
         public var entity: Swift.String?
         /// A list of tags to be attached to the newly created run. These tags are passed through directly to WandB. Some
         /// default tags are generated by OpenAI: "openai/finetune", "openai/{base-model}", "openai/{ftjob-abcdef}".
         public var tags: [Swift.String]?
 
-        /// Creates a `Wandb`.
+        /// Creates a new `Wandb`.
         ///
         /// - Parameters:
         ///   - project: The name of the project that the new run will be created under.
@@ -1681,6 +1926,10 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
             case tags
         }
 
+        /// Decodes a `Wandb` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.project = try container.decode(Swift.String.self, forKey: .project)
@@ -1689,6 +1938,9 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
             self.tags = try container.decodeIfPresent([Swift.String].self, forKey: .tags)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.project, forKey: .project)
@@ -1707,8 +1959,11 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the fine-tuning job was created.
     public var createdAt: Swift.Int
+    /// The `error` member.
     public var error: FineTuningJob.ErrorValue?
+    /// The `fine_tuned_model` member.
     public var fineTunedModel: Swift.String?
+    /// The `finished_at` member.
     public var finishedAt: Swift.Int?
     /// The hyperparameters used for the fine-tuning job. This value will only be returned when running `supervised` jobs.
     public var hyperparameters: FineTuningJob.Hyperparameters
@@ -1720,55 +1975,60 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
     public var resultFiles: [Swift.String]
     /// The current status of the fine-tuning job, which can be either `validating_files`, `queued`, `running`, `succeeded`, `failed`, or `cancelled`.
     public var status: FineTuningJob.Status
+    /// The `trained_tokens` member.
     public var trainedTokens: Swift.Int?
     /// The file ID used for training. You can retrieve the training data with the [Files API](/docs/api-reference/files/retrieve-contents).
     public var trainingFile: Swift.String
+    /// The `validation_file` member.
     public var validationFile: Swift.String?
+    /// The `integrations` member.
     public var integrations: [FineTuningIntegration]?
     /// The seed used for the fine-tuning job.
     public var seed: Swift.Int
+    /// The `estimated_finish` member.
     public var estimatedFinish: Swift.Int?
     /// The method used for fine-tuning.
     public var method: FineTuneMethod?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `FineTuningJob`.
+    /// Creates a new `FineTuningJob`.
     ///
     /// - Parameters:
     ///   - id: The object identifier, which can be referenced in the API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the fine-tuning job was created.
-    ///   - error: The `error` member.
-    ///   - fineTunedModel: The `fine_tuned_model` member.
-    ///   - finishedAt: The `finished_at` member.
     ///   - hyperparameters: The hyperparameters used for the fine-tuning job. This value will only be returned when running `supervised` jobs.
     ///   - model: The base model that is being fine-tuned.
     ///   - organizationID: The organization that owns the fine-tuning job.
     ///   - resultFiles: The compiled results file ID(s) for the fine-tuning job. You can retrieve the results with the [Files API](/docs/api-reference/files/retrieve-contents).
     ///   - status: The current status of the fine-tuning job, which can be either `validating_files`, `queued`, `running`, `succeeded`, `failed`, or `cancelled`.
-    ///   - trainedTokens: The `trained_tokens` member.
     ///   - trainingFile: The file ID used for training. You can retrieve the training data with the [Files API](/docs/api-reference/files/retrieve-contents).
+    ///   - seed: The seed used for the fine-tuning job.
+    ///   - error: The `error` member.
+    ///   - fineTunedModel: The `fine_tuned_model` member.
+    ///   - finishedAt: The `finished_at` member.
+    ///   - trainedTokens: The `trained_tokens` member.
     ///   - validationFile: The `validation_file` member.
     ///   - integrations: The `integrations` member.
-    ///   - seed: The seed used for the fine-tuning job.
     ///   - estimatedFinish: The `estimated_finish` member.
     ///   - method: The method used for fine-tuning.
     ///   - metadata: The `metadata` member.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
-        error: FineTuningJob.ErrorValue? = nil,
-        fineTunedModel: Swift.String? = nil,
-        finishedAt: Swift.Int? = nil,
         hyperparameters: FineTuningJob.Hyperparameters,
         model: Swift.String,
         organizationID: Swift.String,
         resultFiles: [Swift.String],
         status: FineTuningJob.Status,
-        trainedTokens: Swift.Int? = nil,
         trainingFile: Swift.String,
+        seed: Swift.Int,
+        error: FineTuningJob.ErrorValue? = nil,
+        fineTunedModel: Swift.String? = nil,
+        finishedAt: Swift.Int? = nil,
+        trainedTokens: Swift.Int? = nil,
         validationFile: Swift.String? = nil,
         integrations: [FineTuningIntegration]? = nil,
-        seed: Swift.Int,
         estimatedFinish: Swift.Int? = nil,
         method: FineTuneMethod? = nil,
         metadata: Metadata? = nil
@@ -1815,6 +2075,10 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `FineTuningJob` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("fine_tuning.job", forKey: .object)
@@ -1838,6 +2102,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("fine_tuning.job", forKey: .object)
@@ -1869,9 +2136,10 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         public var code: Swift.String?
         /// A human-readable error message.
         public var message: Swift.String?
+        /// The `param` member.
         public var param: Swift.String?
 
-        /// Creates a `ErrorValue`.
+        /// Creates a new `ErrorValue`.
         ///
         /// - Parameters:
         ///   - code: A machine-readable error code.
@@ -1893,6 +2161,10 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             case param
         }
 
+        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
@@ -1900,6 +2172,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.code, forKey: .code)
@@ -1912,6 +2187,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters`.
     public struct Hyperparameters: Codable, Hashable, Sendable {
+        /// The `batch_size` member.
         public var batchSize: FineTuningJob.Hyperparameters.BatchSize?
         /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid
         /// overfitting.
@@ -1920,7 +2196,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         /// through the training dataset.
         public var nEpochs: FineTuningJob.Hyperparameters.NEpochs?
 
-        /// Creates a `Hyperparameters`.
+        /// Creates a new `Hyperparameters`.
         ///
         /// - Parameters:
         ///   - batchSize: The `batch_size` member.
@@ -1942,6 +2218,10 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             case nEpochs = "n_epochs"
         }
 
+        /// Decodes a `Hyperparameters` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.batchSize = try container.decodeIfPresent(FineTuningJob.Hyperparameters.BatchSize.self, forKey: .batchSize)
@@ -1949,6 +2229,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             self.nEpochs = try container.decodeIfPresent(FineTuningJob.Hyperparameters.NEpochs.self, forKey: .nEpochs)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.batchSize, forKey: .batchSize)
@@ -1971,6 +2254,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             /// Creates the ``string(_:)`` case from a string literal.
             public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
                     self = .string(value)
@@ -1983,6 +2269,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
                 self = .unknown(try JSONValue(from: decoder))
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .string(let value): try value.encode(to: encoder)
@@ -2007,6 +2296,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             /// Creates the ``string(_:)`` case from a string literal.
             public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
                     self = .string(value)
@@ -2019,6 +2311,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
                 self = .unknown(try JSONValue(from: decoder))
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .string(let value): try value.encode(to: encoder)
@@ -2043,6 +2338,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             /// Creates the ``string(_:)`` case from a string literal.
             public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
                     self = .string(value)
@@ -2055,6 +2353,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
                 self = .unknown(try JSONValue(from: decoder))
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .string(let value): try value.encode(to: encoder)
@@ -2071,8 +2372,10 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `validating_files`
@@ -2112,7 +2415,7 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
     /// The name of the fine-tuning job that this checkpoint was created from.
     public var fineTuningJobID: Swift.String
 
-    /// Creates a `FineTuningJobCheckpoint`.
+    /// Creates a new `FineTuningJobCheckpoint`.
     ///
     /// - Parameters:
     ///   - id: The checkpoint identifier, which can be referenced in the API endpoints.
@@ -2147,6 +2450,10 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `FineTuningJobCheckpoint` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("fine_tuning.job.checkpoint", forKey: .object)
@@ -2158,6 +2465,9 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
         self.fineTuningJobID = try container.decode(Swift.String.self, forKey: .fineTuningJobID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("fine_tuning.job.checkpoint", forKey: .object)
@@ -2173,15 +2483,22 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJobCheckpoint/properties/metrics`.
     public struct Metrics: Codable, Hashable, Sendable {
+        /// The `step` member.
         public var step: Swift.Double?
+        /// The `train_loss` member.
         public var trainLoss: Swift.Double?
+        /// The `train_mean_token_accuracy` member.
         public var trainMeanTokenAccuracy: Swift.Double?
+        /// The `valid_loss` member.
         public var validLoss: Swift.Double?
+        /// The `valid_mean_token_accuracy` member.
         public var validMeanTokenAccuracy: Swift.Double?
+        /// The `full_valid_loss` member.
         public var fullValidLoss: Swift.Double?
+        /// The `full_valid_mean_token_accuracy` member.
         public var fullValidMeanTokenAccuracy: Swift.Double?
 
-        /// Creates a `Metrics`.
+        /// Creates a new `Metrics`.
         ///
         /// - Parameters:
         ///   - step: The `step` member.
@@ -2219,6 +2536,10 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
             case fullValidMeanTokenAccuracy = "full_valid_mean_token_accuracy"
         }
 
+        /// Decodes a `Metrics` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.step = try container.decodeIfPresent(Swift.Double.self, forKey: .step)
@@ -2230,6 +2551,9 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
             self.fullValidMeanTokenAccuracy = try container.decodeIfPresent(Swift.Double.self, forKey: .fullValidMeanTokenAccuracy)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.step, forKey: .step)
@@ -2260,7 +2584,7 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
     /// The data associated with the event.
     public var data: [Swift.String: JSONValue]?
 
-    /// Creates a `FineTuningJobEvent`.
+    /// Creates a new `FineTuningJobEvent`.
     ///
     /// - Parameters:
     ///   - id: The object identifier.
@@ -2295,6 +2619,10 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `FineTuningJobEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("fine_tuning.job.event", forKey: .object)
@@ -2306,6 +2634,9 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
         self.data = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("fine_tuning.job.event", forKey: .object)
@@ -2323,8 +2654,10 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJobEvent/properties/level`.
     public struct Level: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `info`
@@ -2343,8 +2676,10 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJobEvent/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `message`
@@ -2361,11 +2696,12 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
 public struct GraderMulti: Codable, Hashable, Sendable {
     /// The name of the grader.
     public var name: Swift.String
+    /// The `graders` member.
     public var graders: GraderMulti.Graders
     /// A formula to calculate the output based on grader results.
     public var calculateOutput: Swift.String
 
-    /// Creates a `GraderMulti`.
+    /// Creates a new `GraderMulti`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -2388,6 +2724,10 @@ public struct GraderMulti: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `GraderMulti` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("multi", forKey: .type)
@@ -2396,6 +2736,9 @@ public struct GraderMulti: Codable, Hashable, Sendable {
         self.calculateOutput = try container.decode(Swift.String.self, forKey: .calculateOutput)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("multi", forKey: .type)
@@ -2404,6 +2747,8 @@ public struct GraderMulti: Codable, Hashable, Sendable {
         try container.encode(self.calculateOutput, forKey: .calculateOutput)
     }
 
+    /// The `graders` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderMulti/properties/graders`.
@@ -2421,6 +2766,9 @@ public struct GraderMulti: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "string_check":
@@ -2438,6 +2786,9 @@ public struct GraderMulti: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .stringCheck(let value): try value.encode(to: encoder)
@@ -2451,25 +2802,31 @@ public struct GraderMulti: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ListFineTuningCheckpointPermissionResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListFineTuningCheckpointPermissionResponse`.
 public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [FineTuningCheckpointPermission]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListFineTuningCheckpointPermissionResponse`.
+    /// Creates a new `ListFineTuningCheckpointPermissionResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [FineTuningCheckpointPermission],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -2485,6 +2842,10 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
         case object
     }
 
+    /// Decodes a `ListFineTuningCheckpointPermissionResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -2494,6 +2855,9 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -2511,25 +2875,31 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `ListFineTuningJobCheckpointsResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobCheckpointsResponse`.
 public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [FineTuningJobCheckpoint]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListFineTuningJobCheckpointsResponse`.
+    /// Creates a new `ListFineTuningJobCheckpointsResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [FineTuningJobCheckpoint],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -2545,6 +2915,10 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
         case object
     }
 
+    /// Decodes a `ListFineTuningJobCheckpointsResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -2554,6 +2928,9 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -2571,12 +2948,16 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `ListFineTuningJobEventsResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobEventsResponse`.
 public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [FineTuningJobEvent]
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListFineTuningJobEventsResponse`.
+    /// Creates a new `ListFineTuningJobEventsResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
@@ -2595,6 +2976,10 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Curs
         case object
     }
 
+    /// Decodes a `ListFineTuningJobEventsResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -2602,6 +2987,9 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Curs
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -2617,12 +3005,16 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Curs
     public var nextPageCursor: Swift.String? { data.last?.id }
 }
 
+/// The `ListPaginatedFineTuningJobsResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListPaginatedFineTuningJobsResponse`.
 public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [FineTuningJob]
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListPaginatedFineTuningJobsResponse`.
+    /// Creates a new `ListPaginatedFineTuningJobsResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
@@ -2641,6 +3033,10 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, 
         case object
     }
 
+    /// Decodes a `ListPaginatedFineTuningJobsResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -2648,6 +3044,9 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, 
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -2678,16 +3077,16 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
     /// valid JSON string.
     public var modelSample: Swift.String
 
-    /// Creates a `RunGraderRequest`.
+    /// Creates a new `RunGraderRequest`.
     ///
     /// - Parameters:
     ///   - grader: The grader used for the fine-tuning job.
-    ///   - item: The dataset item provided to the grader. This will be used to populate
     ///   - modelSample: The model sample to be evaluated. This value will be used to populate
+    ///   - item: The dataset item provided to the grader. This will be used to populate
     public init(
         grader: RunGraderRequest.Grader,
-        item: [Swift.String: JSONValue]? = nil,
-        modelSample: Swift.String
+        modelSample: Swift.String,
+        item: [Swift.String: JSONValue]? = nil
     ) {
         self.grader = grader
         self.item = item
@@ -2700,6 +3099,10 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
         case modelSample = "model_sample"
     }
 
+    /// Decodes a `RunGraderRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.grader = try container.decode(RunGraderRequest.Grader.self, forKey: .grader)
@@ -2707,6 +3110,9 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
         self.modelSample = try container.decode(Swift.String.self, forKey: .modelSample)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.grader, forKey: .grader)
@@ -2733,6 +3139,9 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "string_check":
@@ -2750,6 +3159,9 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .stringCheck(let value): try value.encode(to: encoder)
@@ -2763,14 +3175,20 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `RunGraderResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/RunGraderResponse`.
 public struct RunGraderResponse: Codable, Hashable, Sendable {
+    /// The `reward` member.
     public var reward: Swift.Double
+    /// The `metadata` member.
     public var metadata: RunGraderResponse.MetadataValue
+    /// The `sub_rewards` member.
     public var subRewards: [Swift.String: JSONValue]
+    /// The `model_grader_token_usage_per_model` member.
     public var modelGraderTokenUsagePerModel: [Swift.String: JSONValue]
 
-    /// Creates a `RunGraderResponse`.
+    /// Creates a new `RunGraderResponse`.
     ///
     /// - Parameters:
     ///   - reward: The `reward` member.
@@ -2796,6 +3214,10 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
         case modelGraderTokenUsagePerModel = "model_grader_token_usage_per_model"
     }
 
+    /// Decodes a `RunGraderResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.reward = try container.decode(Swift.Double.self, forKey: .reward)
@@ -2804,6 +3226,9 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
         self.modelGraderTokenUsagePerModel = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .modelGraderTokenUsagePerModel) ?? [:]
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.reward, forKey: .reward)
@@ -2812,17 +3237,26 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
         try container.encode(self.modelGraderTokenUsagePerModel, forKey: .modelGraderTokenUsagePerModel)
     }
 
+    /// The `metadata` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata`.
     public struct MetadataValue: Codable, Hashable, Sendable {
+        /// The `name` member.
         public var name: Swift.String
+        /// The `type` member.
         public var type: Swift.String
+        /// The `errors` member.
         public var errors: RunGraderResponse.MetadataValue.Errors
+        /// The `execution_time` member.
         public var executionTime: Swift.Double
+        /// The `scores` member.
         public var scores: [Swift.String: JSONValue]
+        /// The `token_usage` member.
         public var tokenUsage: Swift.Int?
+        /// The `sampled_model_name` member.
         public var sampledModelName: Swift.String?
 
-        /// Creates a `MetadataValue`.
+        /// Creates a new `MetadataValue`.
         ///
         /// - Parameters:
         ///   - name: The `name` member.
@@ -2860,6 +3294,10 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
             case sampledModelName = "sampled_model_name"
         }
 
+        /// Decodes a `MetadataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -2871,6 +3309,9 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
             self.sampledModelName = try container.decodeIfPresent(Swift.String.self, forKey: .sampledModelName)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.name, forKey: .name)
@@ -2882,24 +3323,40 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
             try container.encode(self.sampledModelName, forKey: .sampledModelName)
         }
 
+        /// The `errors` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata/properties/errors`.
         public struct Errors: Codable, Hashable, Sendable {
+            /// The `formula_parse_error` member.
             public var formulaParseError: Swift.Bool
+            /// The `sample_parse_error` member.
             public var sampleParseError: Swift.Bool
+            /// The `truncated_observation_error` member.
             public var truncatedObservationError: Swift.Bool
+            /// The `unresponsive_reward_error` member.
             public var unresponsiveRewardError: Swift.Bool
+            /// The `invalid_variable_error` member.
             public var invalidVariableError: Swift.Bool
+            /// The `other_error` member.
             public var otherError: Swift.Bool
+            /// The `python_grader_server_error` member.
             public var pythonGraderServerError: Swift.Bool
+            /// The `python_grader_server_error_type` member.
             public var pythonGraderServerErrorType: Swift.String?
+            /// The `python_grader_runtime_error` member.
             public var pythonGraderRuntimeError: Swift.Bool
+            /// The `python_grader_runtime_error_details` member.
             public var pythonGraderRuntimeErrorDetails: Swift.String?
+            /// The `model_grader_server_error` member.
             public var modelGraderServerError: Swift.Bool
+            /// The `model_grader_refusal_error` member.
             public var modelGraderRefusalError: Swift.Bool
+            /// The `model_grader_parse_error` member.
             public var modelGraderParseError: Swift.Bool
+            /// The `model_grader_server_error_details` member.
             public var modelGraderServerErrorDetails: Swift.String?
 
-            /// Creates a `Errors`.
+            /// Creates a new `Errors`.
             ///
             /// - Parameters:
             ///   - formulaParseError: The `formula_parse_error` member.
@@ -2909,12 +3366,12 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
             ///   - invalidVariableError: The `invalid_variable_error` member.
             ///   - otherError: The `other_error` member.
             ///   - pythonGraderServerError: The `python_grader_server_error` member.
-            ///   - pythonGraderServerErrorType: The `python_grader_server_error_type` member.
             ///   - pythonGraderRuntimeError: The `python_grader_runtime_error` member.
-            ///   - pythonGraderRuntimeErrorDetails: The `python_grader_runtime_error_details` member.
             ///   - modelGraderServerError: The `model_grader_server_error` member.
             ///   - modelGraderRefusalError: The `model_grader_refusal_error` member.
             ///   - modelGraderParseError: The `model_grader_parse_error` member.
+            ///   - pythonGraderServerErrorType: The `python_grader_server_error_type` member.
+            ///   - pythonGraderRuntimeErrorDetails: The `python_grader_runtime_error_details` member.
             ///   - modelGraderServerErrorDetails: The `model_grader_server_error_details` member.
             public init(
                 formulaParseError: Swift.Bool,
@@ -2924,12 +3381,12 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
                 invalidVariableError: Swift.Bool,
                 otherError: Swift.Bool,
                 pythonGraderServerError: Swift.Bool,
-                pythonGraderServerErrorType: Swift.String? = nil,
                 pythonGraderRuntimeError: Swift.Bool,
-                pythonGraderRuntimeErrorDetails: Swift.String? = nil,
                 modelGraderServerError: Swift.Bool,
                 modelGraderRefusalError: Swift.Bool,
                 modelGraderParseError: Swift.Bool,
+                pythonGraderServerErrorType: Swift.String? = nil,
+                pythonGraderRuntimeErrorDetails: Swift.String? = nil,
                 modelGraderServerErrorDetails: Swift.String? = nil
             ) {
                 self.formulaParseError = formulaParseError
@@ -2965,6 +3422,10 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
                 case modelGraderServerErrorDetails = "model_grader_server_error_details"
             }
 
+            /// Decodes a `Errors` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.formulaParseError = try container.decode(Swift.Bool.self, forKey: .formulaParseError)
@@ -2983,6 +3444,9 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
                 self.modelGraderServerErrorDetails = try container.decodeIfPresent(Swift.String.self, forKey: .modelGraderServerErrorDetails)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.formulaParseError, forKey: .formulaParseError)
@@ -3011,13 +3475,11 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderRequest.Grader
 
-    /// Creates a `ValidateGraderRequest`.
+    /// Creates a new `ValidateGraderRequest`.
     ///
     /// - Parameters:
     ///   - grader: The grader used for the fine-tuning job.
-    public init(
-        grader: ValidateGraderRequest.Grader
-    ) {
+    public init(grader: ValidateGraderRequest.Grader) {
         self.grader = grader
     }
 
@@ -3025,11 +3487,18 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
         case grader
     }
 
+    /// Decodes a `ValidateGraderRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.grader = try container.decode(ValidateGraderRequest.Grader.self, forKey: .grader)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.grader, forKey: .grader)
@@ -3054,6 +3523,9 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "string_check":
@@ -3071,6 +3543,9 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .stringCheck(let value): try value.encode(to: encoder)
@@ -3091,13 +3566,11 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable {
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderResponse.Grader?
 
-    /// Creates a `ValidateGraderResponse`.
+    /// Creates a new `ValidateGraderResponse`.
     ///
     /// - Parameters:
     ///   - grader: The grader used for the fine-tuning job.
-    public init(
-        grader: ValidateGraderResponse.Grader? = nil
-    ) {
+    public init(grader: ValidateGraderResponse.Grader? = nil) {
         self.grader = grader
     }
 
@@ -3105,11 +3578,18 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable {
         case grader
     }
 
+    /// Decodes a `ValidateGraderResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.grader = try container.decodeIfPresent(ValidateGraderResponse.Grader.self, forKey: .grader)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.grader, forKey: .grader)
@@ -3134,6 +3614,9 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "string_check":
@@ -3151,6 +3634,9 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .stringCheck(let value): try value.encode(to: encoder)

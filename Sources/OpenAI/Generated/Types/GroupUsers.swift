@@ -10,13 +10,11 @@ public struct CreateGroupUserBody: Codable, Hashable, Sendable {
     /// Identifier of the user to add to the group.
     public var userID: Swift.String
 
-    /// Creates a `CreateGroupUserBody`.
+    /// Creates a new `CreateGroupUserBody`.
     ///
     /// - Parameters:
     ///   - userID: Identifier of the user to add to the group.
-    public init(
-        userID: Swift.String
-    ) {
+    public init(userID: Swift.String) {
         self.userID = userID
     }
 
@@ -24,11 +22,18 @@ public struct CreateGroupUserBody: Codable, Hashable, Sendable {
         case userID = "user_id"
     }
 
+    /// Decodes a `CreateGroupUserBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userID = try container.decode(Swift.String.self, forKey: .userID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.userID, forKey: .userID)
@@ -52,22 +57,22 @@ public struct GroupMemberUser: Codable, Hashable, Sendable {
     /// The type of user.
     public var userType: GroupMemberUser.UserType
 
-    /// Creates a `GroupMemberUser`.
+    /// Creates a new `GroupMemberUser`.
     ///
     /// - Parameters:
     ///   - id: Identifier for the user.
     ///   - name: Display name of the user.
+    ///   - userType: The type of user.
     ///   - email: Email address of the user, or `null` for users without an email.
     ///   - picture: URL of the user's profile picture, if available.
     ///   - isServiceAccount: Whether the user is a service account.
-    ///   - userType: The type of user.
     public init(
         id: Swift.String,
         name: Swift.String,
+        userType: GroupMemberUser.UserType,
         email: Swift.String? = nil,
         picture: Swift.String? = nil,
-        isServiceAccount: Swift.Bool? = nil,
-        userType: GroupMemberUser.UserType
+        isServiceAccount: Swift.Bool? = nil
     ) {
         self.id = id
         self.name = name
@@ -86,6 +91,10 @@ public struct GroupMemberUser: Codable, Hashable, Sendable {
         case userType = "user_type"
     }
 
+    /// Decodes a `GroupMemberUser` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -96,6 +105,9 @@ public struct GroupMemberUser: Codable, Hashable, Sendable {
         self.userType = try container.decode(GroupMemberUser.UserType.self, forKey: .userType)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -112,8 +124,10 @@ public struct GroupMemberUser: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/GroupMemberUser/properties/user_type`.
     public struct UserType: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `user`
@@ -135,7 +149,7 @@ public struct GroupUser: Codable, Hashable, Sendable {
     /// The email address of the user.
     public var email: Swift.String?
 
-    /// Creates a `GroupUser`.
+    /// Creates a new `GroupUser`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
@@ -157,6 +171,10 @@ public struct GroupUser: Codable, Hashable, Sendable {
         case email
     }
 
+    /// Decodes a `GroupUser` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -164,6 +182,9 @@ public struct GroupUser: Codable, Hashable, Sendable {
         self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -181,7 +202,7 @@ public struct GroupUserAssignment: Codable, Hashable, Sendable {
     /// Identifier of the group the user was added to.
     public var groupID: Swift.String
 
-    /// Creates a `GroupUserAssignment`.
+    /// Creates a new `GroupUserAssignment`.
     ///
     /// - Parameters:
     ///   - userID: Identifier of the user that was added.
@@ -200,6 +221,10 @@ public struct GroupUserAssignment: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `GroupUserAssignment` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("group.user", forKey: .object)
@@ -207,6 +232,9 @@ public struct GroupUserAssignment: Codable, Hashable, Sendable {
         self.groupID = try container.decode(Swift.String.self, forKey: .groupID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("group.user", forKey: .object)
@@ -222,13 +250,11 @@ public struct GroupUserDeletedResource: Codable, Hashable, Sendable {
     /// Whether the group membership was removed.
     public var deleted: Swift.Bool
 
-    /// Creates a `GroupUserDeletedResource`.
+    /// Creates a new `GroupUserDeletedResource`.
     ///
     /// - Parameters:
     ///   - deleted: Whether the group membership was removed.
-    public init(
-        deleted: Swift.Bool
-    ) {
+    public init(deleted: Swift.Bool) {
         self.deleted = deleted
     }
 
@@ -237,12 +263,19 @@ public struct GroupUserDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `GroupUserDeletedResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("group.user.deleted", forKey: .object)
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("group.user.deleted", forKey: .object)
@@ -261,7 +294,7 @@ public struct UserListResource: Codable, Hashable, Sendable, CursorPage {
     /// Cursor to fetch the next page of results, or `null` when no further users are available.
     public var next: Swift.String?
 
-    /// Creates a `UserListResource`.
+    /// Creates a new `UserListResource`.
     ///
     /// - Parameters:
     ///   - data: Users in the current page.
@@ -284,6 +317,10 @@ public struct UserListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `UserListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -292,6 +329,9 @@ public struct UserListResource: Codable, Hashable, Sendable, CursorPage {
         self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)

@@ -10,13 +10,11 @@ public struct CreateGroupBody: Codable, Hashable, Sendable {
     /// Human readable name for the group.
     public var name: Swift.String
 
-    /// Creates a `CreateGroupBody`.
+    /// Creates a new `CreateGroupBody`.
     ///
     /// - Parameters:
     ///   - name: Human readable name for the group.
-    public init(
-        name: Swift.String
-    ) {
+    public init(name: Swift.String) {
         self.name = name
     }
 
@@ -24,11 +22,18 @@ public struct CreateGroupBody: Codable, Hashable, Sendable {
         case name
     }
 
+    /// Decodes a `CreateGroupBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
@@ -44,7 +49,7 @@ public struct GroupDeletedResource: Codable, Hashable, Sendable {
     /// Whether the group was deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `GroupDeletedResource`.
+    /// Creates a new `GroupDeletedResource`.
     ///
     /// - Parameters:
     ///   - id: Identifier of the deleted group.
@@ -63,6 +68,10 @@ public struct GroupDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `GroupDeletedResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("group.deleted", forKey: .object)
@@ -70,6 +79,9 @@ public struct GroupDeletedResource: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("group.deleted", forKey: .object)
@@ -89,7 +101,7 @@ public struct GroupListResource: Codable, Hashable, Sendable, CursorPage {
     /// Cursor to fetch the next page of results, or `null` if there are no more results.
     public var next: Swift.String?
 
-    /// Creates a `GroupListResource`.
+    /// Creates a new `GroupListResource`.
     ///
     /// - Parameters:
     ///   - data: Groups returned in the current page.
@@ -112,6 +124,10 @@ public struct GroupListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `GroupListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -120,6 +136,9 @@ public struct GroupListResource: Codable, Hashable, Sendable, CursorPage {
         self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -149,7 +168,7 @@ public struct GroupResourceWithSuccess: Codable, Hashable, Sendable {
     /// Whether the group is managed through SCIM and controlled by your identity provider.
     public var isScimManaged: Swift.Bool
 
-    /// Creates a `GroupResourceWithSuccess`.
+    /// Creates a new `GroupResourceWithSuccess`.
     ///
     /// - Parameters:
     ///   - id: Identifier for the group.
@@ -175,6 +194,10 @@ public struct GroupResourceWithSuccess: Codable, Hashable, Sendable {
         case isScimManaged = "is_scim_managed"
     }
 
+    /// Decodes a `GroupResourceWithSuccess` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -183,6 +206,9 @@ public struct GroupResourceWithSuccess: Codable, Hashable, Sendable {
         self.isScimManaged = try container.decode(Swift.Bool.self, forKey: .isScimManaged)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -207,7 +233,7 @@ public struct GroupResponse: Codable, Hashable, Sendable {
     /// The type of the group.
     public var groupType: GroupResponse.GroupType
 
-    /// Creates a `GroupResponse`.
+    /// Creates a new `GroupResponse`.
     ///
     /// - Parameters:
     ///   - id: Identifier for the group.
@@ -237,6 +263,10 @@ public struct GroupResponse: Codable, Hashable, Sendable {
         case groupType = "group_type"
     }
 
+    /// Decodes a `GroupResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -246,6 +276,9 @@ public struct GroupResponse: Codable, Hashable, Sendable {
         self.groupType = try container.decode(GroupResponse.GroupType.self, forKey: .groupType)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -261,8 +294,10 @@ public struct GroupResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/GroupResponse/properties/group_type`.
     public struct GroupType: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `group`
@@ -280,13 +315,11 @@ public struct UpdateGroupBody: Codable, Hashable, Sendable {
     /// New display name for the group.
     public var name: Swift.String
 
-    /// Creates a `UpdateGroupBody`.
+    /// Creates a new `UpdateGroupBody`.
     ///
     /// - Parameters:
     ///   - name: New display name for the group.
-    public init(
-        name: Swift.String
-    ) {
+    public init(name: Swift.String) {
         self.name = name
     }
 
@@ -294,11 +327,18 @@ public struct UpdateGroupBody: Codable, Hashable, Sendable {
         case name
     }
 
+    /// Decodes a `UpdateGroupBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)

@@ -10,13 +10,11 @@ public struct HostedToolPermission: Codable, Hashable, Sendable {
     /// Whether the hosted tool is enabled for the project.
     public var enabled: Swift.Bool
 
-    /// Creates a `HostedToolPermission`.
+    /// Creates a new `HostedToolPermission`.
     ///
     /// - Parameters:
     ///   - enabled: Whether the hosted tool is enabled for the project.
-    public init(
-        enabled: Swift.Bool
-    ) {
+    public init(enabled: Swift.Bool) {
         self.enabled = enabled
     }
 
@@ -24,29 +22,36 @@ public struct HostedToolPermission: Codable, Hashable, Sendable {
         case enabled
     }
 
+    /// Decodes a `HostedToolPermission` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.enabled, forKey: .enabled)
     }
 }
 
+/// The `HostedToolPermissionUpdate` schema.
+///
 /// - Remark: Generated from `#/components/schemas/HostedToolPermissionUpdate`.
 public struct HostedToolPermissionUpdate: Codable, Hashable, Sendable {
     /// Whether to enable the hosted tool for the project.
     public var enabled: Swift.Bool
 
-    /// Creates a `HostedToolPermissionUpdate`.
+    /// Creates a new `HostedToolPermissionUpdate`.
     ///
     /// - Parameters:
     ///   - enabled: Whether to enable the hosted tool for the project.
-    public init(
-        enabled: Swift.Bool
-    ) {
+    public init(enabled: Swift.Bool) {
         self.enabled = enabled
     }
 
@@ -54,11 +59,18 @@ public struct HostedToolPermissionUpdate: Codable, Hashable, Sendable {
         case enabled
     }
 
+    /// Decodes a `HostedToolPermissionUpdate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.enabled, forKey: .enabled)
@@ -80,7 +92,7 @@ public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable {
     /// Permission state for a single hosted tool on a project.
     public var codeInterpreter: HostedToolPermission
 
-    /// Creates a `ProjectHostedToolPermissions`.
+    /// Creates a new `ProjectHostedToolPermissions`.
     ///
     /// - Parameters:
     ///   - fileSearch: Permission state for a single hosted tool on a project.
@@ -110,6 +122,10 @@ public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable {
         case codeInterpreter = "code_interpreter"
     }
 
+    /// Decodes a `ProjectHostedToolPermissions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.fileSearch = try container.decode(HostedToolPermission.self, forKey: .fileSearch)
@@ -119,6 +135,9 @@ public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable {
         self.codeInterpreter = try container.decode(HostedToolPermission.self, forKey: .codeInterpreter)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.fileSearch, forKey: .fileSearch)
@@ -129,6 +148,8 @@ public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectHostedToolPermissionsUpdateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectHostedToolPermissionsUpdateRequest`.
 public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Sendable {
     /// The file search permission update.
@@ -142,7 +163,7 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Send
     /// The code interpreter permission update.
     public var codeInterpreter: HostedToolPermissionUpdate?
 
-    /// Creates a `ProjectHostedToolPermissionsUpdateRequest`.
+    /// Creates a new `ProjectHostedToolPermissionsUpdateRequest`.
     ///
     /// - Parameters:
     ///   - fileSearch: The file search permission update.
@@ -172,6 +193,10 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Send
         case codeInterpreter = "code_interpreter"
     }
 
+    /// Decodes a `ProjectHostedToolPermissionsUpdateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.fileSearch = try container.decodeIfPresent(HostedToolPermissionUpdate.self, forKey: .fileSearch)
@@ -181,6 +206,9 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Send
         self.codeInterpreter = try container.decodeIfPresent(HostedToolPermissionUpdate.self, forKey: .codeInterpreter)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)

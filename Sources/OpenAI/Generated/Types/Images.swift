@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `CreateImageEditRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
 public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The image(s) to edit. Must be a supported image file or an array of images.
@@ -47,15 +49,17 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     public var outputCompression: Swift.Int?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
+    /// The `input_fidelity` member.
     public var inputFidelity: InputFidelity?
     /// Edit the image in streaming mode. Defaults to `false`. See the
     /// [Image generation guide](/docs/guides/image-generation) for more information.
     public var stream: Swift.Bool?
+    /// The `partial_images` member.
     public var partialImages: PartialImages?
     /// The quality of the image that will be generated for GPT image models. Defaults to `auto`.
     public var quality: CreateImageEditRequest.Quality?
 
-    /// Creates a `CreateImageEditRequest`.
+    /// Creates a new `CreateImageEditRequest`.
     ///
     /// - Parameters:
     ///   - image: The image(s) to edit. Must be a supported image file or an array of images.
@@ -125,6 +129,10 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         case quality
     }
 
+    /// Decodes a `CreateImageEditRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.image = try container.decode(CreateImageEditRequest.ImageValue.self, forKey: .image)
@@ -144,6 +152,9 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         self.quality = try container.decodeIfPresent(CreateImageEditRequest.Quality.self, forKey: .quality)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.image, forKey: .image)
@@ -199,6 +210,9 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Foundation.Data(from: decoder) {
                 self = .string(value)
@@ -211,6 +225,9 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -233,8 +250,10 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/background`.
     public struct Background: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `transparent`
@@ -253,8 +272,10 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-image-1.5`
@@ -285,8 +306,10 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/size`.
     public struct Size: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `256x256`
@@ -314,8 +337,10 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/response_format`.
     public struct ResponseFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `url`
@@ -333,8 +358,10 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/output_format`.
     public struct OutputFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `png`
@@ -353,8 +380,10 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/quality`.
     public struct Quality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `standard`
@@ -374,6 +403,8 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     }
 }
 
+/// The `CreateImageRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateImageRequest`.
 public struct CreateImageRequest: Codable, Hashable, Sendable {
     /// A text description of the desired image(s). The maximum length is 32000 characters for the GPT image models, 1000 characters for `dall-e-2` and 4000 characters for `dall-e-3`.
@@ -399,6 +430,7 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     /// [Image generation guide](/docs/guides/image-generation) for more information.
     /// This parameter is only supported for the GPT image models.
     public var stream: Swift.Bool?
+    /// The `partial_images` member.
     public var partialImages: PartialImages?
     /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
     public var size: CreateImageRequest.Size?
@@ -418,7 +450,7 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
 
-    /// Creates a `CreateImageRequest`.
+    /// Creates a new `CreateImageRequest`.
     ///
     /// - Parameters:
     ///   - prompt: A text description of the desired image(s). The maximum length is 32000 characters for the GPT image models, 1000 characters for `dall-e-2` and 4000 characters for `dall-e-3`.
@@ -484,6 +516,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
         case user
     }
 
+    /// Decodes a `CreateImageRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
@@ -502,6 +538,9 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
         self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.prompt, forKey: .prompt)
@@ -526,8 +565,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-image-1.5`
@@ -563,8 +604,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/quality`.
     public struct Quality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `standard`
@@ -592,8 +635,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/response_format`.
     public struct ResponseFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `url`
@@ -609,8 +654,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/output_format`.
     public struct OutputFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `png`
@@ -629,8 +676,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/size`.
     public struct Size: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -664,8 +713,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/moderation`.
     public struct ModerationValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -688,8 +739,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/background`.
     public struct Background: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `transparent`
@@ -708,8 +761,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageRequest/properties/style`.
     public struct Style: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `vivid`
@@ -720,6 +775,8 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateImageVariationRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest`.
 public struct CreateImageVariationRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The image to use as the basis for the variation(s). Must be a valid PNG file, less than 4MB, and square.
@@ -737,7 +794,7 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
 
-    /// Creates a `CreateImageVariationRequest`.
+    /// Creates a new `CreateImageVariationRequest`.
     ///
     /// - Parameters:
     ///   - image: The image to use as the basis for the variation(s). Must be a valid PNG file, less than 4MB, and square.
@@ -771,6 +828,10 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
         case user
     }
 
+    /// Decodes a `CreateImageVariationRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.image = try container.decode(FileUpload.self, forKey: .image)
@@ -781,6 +842,9 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
         self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.image, forKey: .image)
@@ -806,8 +870,10 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `dall-e-2`
@@ -820,8 +886,10 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest/properties/response_format`.
     public struct ResponseFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `url`
@@ -837,8 +905,10 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest/properties/size`.
     public struct Size: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `256x256`
@@ -891,15 +961,16 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
     public var background: EditImageBodyJSONParam.Background?
     /// Stream partial image results as events.
     public var stream: Swift.Bool?
+    /// The `partial_images` member.
     public var partialImages: PartialImages?
 
-    /// Creates a `EditImageBodyJSONParam`.
+    /// Creates a new `EditImageBodyJSONParam`.
     ///
     /// - Parameters:
-    ///   - model: The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
     ///   - images: Input image references to edit.
-    ///   - mask: Reference an input image by either URL or uploaded file ID.
     ///   - prompt: A text description of the desired image edit.
+    ///   - model: The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
+    ///   - mask: Reference an input image by either URL or uploaded file ID.
     ///   - n: The number of edited images to generate.
     ///   - quality: Output quality for GPT image models.
     ///   - inputFidelity: Controls fidelity to the original input image(s).
@@ -912,10 +983,10 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
     ///   - stream: Stream partial image results as events.
     ///   - partialImages: The `partial_images` member.
     public init(
-        model: EditImageBodyJSONParam.ModelValue? = nil,
         images: [ImageRefParam],
-        mask: ImageRefParam? = nil,
         prompt: Swift.String,
+        model: EditImageBodyJSONParam.ModelValue? = nil,
+        mask: ImageRefParam? = nil,
         n: Swift.Int? = nil,
         quality: EditImageBodyJSONParam.Quality? = nil,
         inputFidelity: EditImageBodyJSONParam.InputFidelityValue? = nil,
@@ -963,6 +1034,10 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         case partialImages = "partial_images"
     }
 
+    /// Decodes a `EditImageBodyJSONParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(EditImageBodyJSONParam.ModelValue.self, forKey: .model)
@@ -982,6 +1057,9 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         self.partialImages = try container.decodeIfPresent(PartialImages.self, forKey: .partialImages)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.model, forKey: .model)
@@ -1007,8 +1085,10 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-image-1.5`
@@ -1030,12 +1110,16 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         public static var chatgptImageLatest: Self { Self(rawValue: "chatgpt-image-latest") }
     }
 
+    /// The `0` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/quality/anyOf/0`.
     public struct Quality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -1051,12 +1135,16 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         public static var auto: Self { Self(rawValue: "auto") }
     }
 
+    /// The `0` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/input_fidelity/anyOf/0`.
     public struct InputFidelityValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `high`
@@ -1066,12 +1154,16 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         public static var low: Self { Self(rawValue: "low") }
     }
 
+    /// The `0` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/size/anyOf/0`.
     public struct Size: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -1087,12 +1179,16 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         public static var _1024x1536: Self { Self(rawValue: "1024x1536") }
     }
 
+    /// The `0` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/output_format/anyOf/0`.
     public struct OutputFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `png`
@@ -1105,12 +1201,16 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         public static var webp: Self { Self(rawValue: "webp") }
     }
 
+    /// The `0` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/moderation/anyOf/0`.
     public struct ModerationValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -1120,12 +1220,16 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         public static var auto: Self { Self(rawValue: "auto") }
     }
 
+    /// The `0` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/background/anyOf/0`.
     public struct Background: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `transparent`
@@ -1150,7 +1254,7 @@ public struct Image: Codable, Hashable, Sendable {
     /// For `dall-e-3` only, the revised prompt that was used to generate the image.
     public var revisedPrompt: Swift.String?
 
-    /// Creates a `Image`.
+    /// Creates a new `Image`.
     ///
     /// - Parameters:
     ///   - b64JSON: The base64-encoded JSON of the generated image. Returned by default for the GPT image models, and only present if `response_format` is set to `b64_json` for `dall-e-2` and `dall-e-3`.
@@ -1172,6 +1276,10 @@ public struct Image: Codable, Hashable, Sendable {
         case revisedPrompt = "revised_prompt"
     }
 
+    /// Decodes a `Image` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.b64JSON = try container.decodeIfPresent(Swift.String.self, forKey: .b64JSON)
@@ -1179,6 +1287,9 @@ public struct Image: Codable, Hashable, Sendable {
         self.revisedPrompt = try container.decodeIfPresent(Swift.String.self, forKey: .revisedPrompt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.b64JSON, forKey: .b64JSON)
@@ -1206,7 +1317,7 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
     /// For the GPT image models only, the token usage information for the image generation.
     public var usage: ImagesUsage
 
-    /// Creates a `ImageEditCompletedEvent`.
+    /// Creates a new `ImageEditCompletedEvent`.
     ///
     /// - Parameters:
     ///   - b64JSON: Base64-encoded final edited image data, suitable for rendering as an image.
@@ -1245,6 +1356,10 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ImageEditCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image_edit.completed", forKey: .type)
@@ -1257,6 +1372,9 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
         self.usage = try container.decode(ImagesUsage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image_edit.completed", forKey: .type)
@@ -1275,8 +1393,10 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageEditCompletedEvent/properties/size`.
     public struct Size: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1024x1024`
@@ -1298,8 +1418,10 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageEditCompletedEvent/properties/quality`.
     public struct Quality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -1321,8 +1443,10 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageEditCompletedEvent/properties/background`.
     public struct Background: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `transparent`
@@ -1341,8 +1465,10 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageEditCompletedEvent/properties/output_format`.
     public struct OutputFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `png`
@@ -1375,7 +1501,7 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
     /// 0-based index for the partial image (streaming).
     public var partialImageIndex: Swift.Int
 
-    /// Creates a `ImageEditPartialImageEvent`.
+    /// Creates a new `ImageEditPartialImageEvent`.
     ///
     /// - Parameters:
     ///   - b64JSON: Base64-encoded partial image data, suitable for rendering as an image.
@@ -1414,6 +1540,10 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ImageEditPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image_edit.partial_image", forKey: .type)
@@ -1426,6 +1556,9 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
         self.partialImageIndex = try container.decode(Swift.Int.self, forKey: .partialImageIndex)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image_edit.partial_image", forKey: .type)
@@ -1444,8 +1577,10 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageEditPartialImageEvent/properties/size`.
     public struct Size: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1024x1024`
@@ -1467,8 +1602,10 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageEditPartialImageEvent/properties/quality`.
     public struct Quality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -1490,8 +1627,10 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageEditPartialImageEvent/properties/background`.
     public struct Background: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `transparent`
@@ -1510,8 +1649,10 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageEditPartialImageEvent/properties/output_format`.
     public struct OutputFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `png`
@@ -1525,6 +1666,8 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ImageEditStreamEvent` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageEditStreamEvent`.
@@ -1536,6 +1679,9 @@ public enum ImageEditStreamEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "image_edit.partial_image":
@@ -1547,6 +1693,9 @@ public enum ImageEditStreamEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .imageEditPartialImage(let value): try value.encode(to: encoder)
@@ -1575,7 +1724,7 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
     /// For the GPT image models only, the token usage information for the image generation.
     public var usage: ImagesUsage
 
-    /// Creates a `ImageGenCompletedEvent`.
+    /// Creates a new `ImageGenCompletedEvent`.
     ///
     /// - Parameters:
     ///   - b64JSON: Base64-encoded image data, suitable for rendering as an image.
@@ -1614,6 +1763,10 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ImageGenCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image_generation.completed", forKey: .type)
@@ -1626,6 +1779,9 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
         self.usage = try container.decode(ImagesUsage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image_generation.completed", forKey: .type)
@@ -1644,8 +1800,10 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenCompletedEvent/properties/size`.
     public struct Size: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1024x1024`
@@ -1667,8 +1825,10 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenCompletedEvent/properties/quality`.
     public struct Quality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -1690,8 +1850,10 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenCompletedEvent/properties/background`.
     public struct Background: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `transparent`
@@ -1710,8 +1872,10 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenCompletedEvent/properties/output_format`.
     public struct OutputFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `png`
@@ -1744,7 +1908,7 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
     /// 0-based index for the partial image (streaming).
     public var partialImageIndex: Swift.Int
 
-    /// Creates a `ImageGenPartialImageEvent`.
+    /// Creates a new `ImageGenPartialImageEvent`.
     ///
     /// - Parameters:
     ///   - b64JSON: Base64-encoded partial image data, suitable for rendering as an image.
@@ -1783,6 +1947,10 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ImageGenPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image_generation.partial_image", forKey: .type)
@@ -1795,6 +1963,9 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
         self.partialImageIndex = try container.decode(Swift.Int.self, forKey: .partialImageIndex)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image_generation.partial_image", forKey: .type)
@@ -1813,8 +1984,10 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenPartialImageEvent/properties/size`.
     public struct Size: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1024x1024`
@@ -1836,8 +2009,10 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenPartialImageEvent/properties/quality`.
     public struct Quality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -1859,8 +2034,10 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenPartialImageEvent/properties/background`.
     public struct Background: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `transparent`
@@ -1879,8 +2056,10 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenPartialImageEvent/properties/output_format`.
     public struct OutputFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `png`
@@ -1894,6 +2073,8 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ImageGenStreamEvent` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenStreamEvent`.
@@ -1905,6 +2086,9 @@ public enum ImageGenStreamEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "image_generation.partial_image":
@@ -1916,6 +2100,9 @@ public enum ImageGenStreamEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .imageGenerationPartialImage(let value): try value.encode(to: encoder)
@@ -1935,7 +2122,7 @@ public struct ImageRefParam: Codable, Hashable, Sendable {
     /// The File API ID of an uploaded image to use as input.
     public var fileID: Swift.String?
 
-    /// Creates a `ImageRefParam`.
+    /// Creates a new `ImageRefParam`.
     ///
     /// - Parameters:
     ///   - imageURL: A fully qualified URL or base64-encoded data URL.
@@ -1953,12 +2140,19 @@ public struct ImageRefParam: Codable, Hashable, Sendable {
         case fileID = "file_id"
     }
 
+    /// Decodes a `ImageRefParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
         self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
@@ -1985,7 +2179,7 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
     /// For `gpt-image-1` only, the token usage information for the image generation.
     public var usage: ImageGenUsage?
 
-    /// Creates a `ImagesResponse`.
+    /// Creates a new `ImagesResponse`.
     ///
     /// - Parameters:
     ///   - created: The Unix timestamp (in seconds) of when the image was created.
@@ -2023,6 +2217,10 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
         case usage
     }
 
+    /// Decodes a `ImagesResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.created = try container.decode(Swift.Int.self, forKey: .created)
@@ -2034,6 +2232,9 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
         self.usage = try container.decodeIfPresent(ImageGenUsage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.created, forKey: .created)
@@ -2051,8 +2252,10 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImagesResponse/properties/background`.
     public struct Background: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `transparent`
@@ -2068,8 +2271,10 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImagesResponse/properties/output_format`.
     public struct OutputFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `png`
@@ -2088,8 +2293,10 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImagesResponse/properties/size`.
     public struct Size: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1024x1024`
@@ -2108,8 +2315,10 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ImagesResponse/properties/quality`.
     public struct Quality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -2136,7 +2345,7 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
     /// The input tokens detailed information for the image generation.
     public var inputTokensDetails: ImagesUsage.InputTokensDetails
 
-    /// Creates a `ImagesUsage`.
+    /// Creates a new `ImagesUsage`.
     ///
     /// - Parameters:
     ///   - totalTokens: The total number of tokens (images and text) used for the image generation.
@@ -2162,6 +2371,10 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
         case inputTokensDetails = "input_tokens_details"
     }
 
+    /// Decodes a `ImagesUsage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
@@ -2170,6 +2383,9 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
         self.inputTokensDetails = try container.decode(ImagesUsage.InputTokensDetails.self, forKey: .inputTokensDetails)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.totalTokens, forKey: .totalTokens)
@@ -2187,7 +2403,7 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
         /// The number of image tokens in the input prompt.
         public var imageTokens: Swift.Int
 
-        /// Creates a `InputTokensDetails`.
+        /// Creates a new `InputTokensDetails`.
         ///
         /// - Parameters:
         ///   - textTokens: The number of text tokens in the input prompt.
@@ -2205,12 +2421,19 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
             case imageTokens = "image_tokens"
         }
 
+        /// Decodes a `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.textTokens = try container.decode(Swift.Int.self, forKey: .textTokens)
             self.imageTokens = try container.decode(Swift.Int.self, forKey: .imageTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.textTokens, forKey: .textTokens)
@@ -2219,6 +2442,8 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
     }
 }
 
+/// The `PartialImages` schema.
+///
 /// - Remark: Generated from `#/components/schemas/PartialImages`.
 public typealias PartialImages = Swift.Int
 
@@ -2231,7 +2456,7 @@ public struct ImageGenOutputTokensDetails: Codable, Hashable, Sendable {
     /// The number of text output tokens generated by the model.
     public var textTokens: Swift.Int
 
-    /// Creates a `ImageGenOutputTokensDetails`.
+    /// Creates a new `ImageGenOutputTokensDetails`.
     ///
     /// - Parameters:
     ///   - imageTokens: The number of image output tokens generated by the model.
@@ -2249,12 +2474,19 @@ public struct ImageGenOutputTokensDetails: Codable, Hashable, Sendable {
         case textTokens = "text_tokens"
     }
 
+    /// Decodes a `ImageGenOutputTokensDetails` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.imageTokens = try container.decode(Swift.Int.self, forKey: .imageTokens)
         self.textTokens = try container.decode(Swift.Int.self, forKey: .textTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.imageTokens, forKey: .imageTokens)
@@ -2271,7 +2503,7 @@ public struct ImageGenInputUsageDetails: Codable, Hashable, Sendable {
     /// The number of image tokens in the input prompt.
     public var imageTokens: Swift.Int
 
-    /// Creates a `ImageGenInputUsageDetails`.
+    /// Creates a new `ImageGenInputUsageDetails`.
     ///
     /// - Parameters:
     ///   - textTokens: The number of text tokens in the input prompt.
@@ -2289,12 +2521,19 @@ public struct ImageGenInputUsageDetails: Codable, Hashable, Sendable {
         case imageTokens = "image_tokens"
     }
 
+    /// Decodes a `ImageGenInputUsageDetails` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.textTokens = try container.decode(Swift.Int.self, forKey: .textTokens)
         self.imageTokens = try container.decode(Swift.Int.self, forKey: .imageTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.textTokens, forKey: .textTokens)
@@ -2317,20 +2556,20 @@ public struct ImageGenUsage: Codable, Hashable, Sendable {
     /// The input tokens detailed information for the image generation.
     public var inputTokensDetails: ImageGenInputUsageDetails
 
-    /// Creates a `ImageGenUsage`.
+    /// Creates a new `ImageGenUsage`.
     ///
     /// - Parameters:
     ///   - inputTokens: The number of tokens (images and text) in the input prompt.
     ///   - totalTokens: The total number of tokens (images and text) used for the image generation.
     ///   - outputTokens: The number of output tokens generated by the model.
-    ///   - outputTokensDetails: The output token details for the image generation.
     ///   - inputTokensDetails: The input tokens detailed information for the image generation.
+    ///   - outputTokensDetails: The output token details for the image generation.
     public init(
         inputTokens: Swift.Int,
         totalTokens: Swift.Int,
         outputTokens: Swift.Int,
-        outputTokensDetails: ImageGenOutputTokensDetails? = nil,
-        inputTokensDetails: ImageGenInputUsageDetails
+        inputTokensDetails: ImageGenInputUsageDetails,
+        outputTokensDetails: ImageGenOutputTokensDetails? = nil
     ) {
         self.inputTokens = inputTokens
         self.totalTokens = totalTokens
@@ -2347,6 +2586,10 @@ public struct ImageGenUsage: Codable, Hashable, Sendable {
         case inputTokensDetails = "input_tokens_details"
     }
 
+    /// Decodes a `ImageGenUsage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
@@ -2356,6 +2599,9 @@ public struct ImageGenUsage: Codable, Hashable, Sendable {
         self.inputTokensDetails = try container.decode(ImageGenInputUsageDetails.self, forKey: .inputTokensDetails)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.inputTokens, forKey: .inputTokens)

@@ -24,7 +24,7 @@ public struct Invite: Codable, Hashable, Sendable {
     /// The projects that were granted membership upon acceptance of the invite.
     public var projects: [Invite.ProjectValue]
 
-    /// Creates a `Invite`.
+    /// Creates a new `Invite`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
@@ -32,18 +32,18 @@ public struct Invite: Codable, Hashable, Sendable {
     ///   - role: `owner` or `reader`
     ///   - status: `accepted`,`expired`, or `pending`
     ///   - createdAt: The Unix timestamp (in seconds) of when the invite was sent.
+    ///   - projects: The projects that were granted membership upon acceptance of the invite.
     ///   - expiresAt: The Unix timestamp (in seconds) of when the invite expires.
     ///   - acceptedAt: The Unix timestamp (in seconds) of when the invite was accepted.
-    ///   - projects: The projects that were granted membership upon acceptance of the invite.
     public init(
         id: Swift.String,
         email: Swift.String,
         role: Invite.RoleValue,
         status: Invite.Status,
         createdAt: Swift.Int,
+        projects: [Invite.ProjectValue],
         expiresAt: Swift.Int? = nil,
-        acceptedAt: Swift.Int? = nil,
-        projects: [Invite.ProjectValue]
+        acceptedAt: Swift.Int? = nil
     ) {
         self.id = id
         self.email = email
@@ -67,6 +67,10 @@ public struct Invite: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Invite` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.invite", forKey: .object)
@@ -80,6 +84,9 @@ public struct Invite: Codable, Hashable, Sendable {
         self.projects = try container.decodeIfPresent([Invite.ProjectValue].self, forKey: .projects) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.invite", forKey: .object)
@@ -99,8 +106,10 @@ public struct Invite: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Invite/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `owner`
@@ -116,8 +125,10 @@ public struct Invite: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Invite/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `accepted`
@@ -130,6 +141,8 @@ public struct Invite: Codable, Hashable, Sendable {
         public static var pending: Self { Self(rawValue: "pending") }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/Invite/properties/projects/items`.
     public struct ProjectValue: Codable, Hashable, Sendable {
         /// Project's public ID
@@ -137,7 +150,7 @@ public struct Invite: Codable, Hashable, Sendable {
         /// Project membership role
         public var role: Invite.ProjectValue.RoleValue
 
-        /// Creates a `ProjectValue`.
+        /// Creates a new `ProjectValue`.
         ///
         /// - Parameters:
         ///   - id: Project's public ID
@@ -155,12 +168,19 @@ public struct Invite: Codable, Hashable, Sendable {
             case role
         }
 
+        /// Decodes a `ProjectValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
             self.role = try container.decode(Invite.ProjectValue.RoleValue.self, forKey: .role)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -173,8 +193,10 @@ public struct Invite: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/Invite/properties/projects/items/properties/role`.
         public struct RoleValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `member`
@@ -186,12 +208,16 @@ public struct Invite: Codable, Hashable, Sendable {
     }
 }
 
+/// The `InviteDeleteResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/InviteDeleteResponse`.
 public struct InviteDeleteResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `InviteDeleteResponse`.
+    /// Creates a new `InviteDeleteResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -210,6 +236,10 @@ public struct InviteDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `InviteDeleteResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.invite.deleted", forKey: .object)
@@ -217,6 +247,9 @@ public struct InviteDeleteResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.invite.deleted", forKey: .object)
@@ -225,8 +258,11 @@ public struct InviteDeleteResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `InviteListResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/InviteListResponse`.
 public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [Invite]
     /// The first `invite_id` in the retrieved `list`
     public var firstID: Swift.String?
@@ -235,18 +271,18 @@ public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
     /// The `has_more` property is used for pagination to indicate there are additional results.
     public var hasMore: Swift.Bool
 
-    /// Creates a `InviteListResponse`.
+    /// Creates a new `InviteListResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` property is used for pagination to indicate there are additional results.
     ///   - firstID: The first `invite_id` in the retrieved `list`
     ///   - lastID: The last `invite_id` in the retrieved `list`
-    ///   - hasMore: The `has_more` property is used for pagination to indicate there are additional results.
     public init(
         data: [Invite],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -262,6 +298,10 @@ public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `InviteListResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -271,6 +311,9 @@ public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -288,6 +331,8 @@ public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `InviteRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/InviteRequest`.
 public struct InviteRequest: Codable, Hashable, Sendable {
     /// Send an email to this address
@@ -297,7 +342,7 @@ public struct InviteRequest: Codable, Hashable, Sendable {
     /// An array of projects to which membership is granted at the same time the org invite is accepted. If omitted, the user will be invited to the default project for compatibility with legacy behavior. If empty list is passed, the user will not be invited to any projects, including the default one.
     public var projects: [InviteRequest.ProjectValue]?
 
-    /// Creates a `InviteRequest`.
+    /// Creates a new `InviteRequest`.
     ///
     /// - Parameters:
     ///   - email: Send an email to this address
@@ -319,6 +364,10 @@ public struct InviteRequest: Codable, Hashable, Sendable {
         case projects
     }
 
+    /// Decodes a `InviteRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.email = try container.decode(Swift.String.self, forKey: .email)
@@ -326,6 +375,9 @@ public struct InviteRequest: Codable, Hashable, Sendable {
         self.projects = try container.decodeIfPresent([InviteRequest.ProjectValue].self, forKey: .projects)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.email, forKey: .email)
@@ -339,8 +391,10 @@ public struct InviteRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/InviteRequest/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `reader`
@@ -350,6 +404,8 @@ public struct InviteRequest: Codable, Hashable, Sendable {
         public static var owner: Self { Self(rawValue: "owner") }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/InviteRequest/properties/projects/items`.
     public struct ProjectValue: Codable, Hashable, Sendable {
         /// Project's public ID
@@ -357,7 +413,7 @@ public struct InviteRequest: Codable, Hashable, Sendable {
         /// Project membership role
         public var role: InviteRequest.ProjectValue.RoleValue
 
-        /// Creates a `ProjectValue`.
+        /// Creates a new `ProjectValue`.
         ///
         /// - Parameters:
         ///   - id: Project's public ID
@@ -375,12 +431,19 @@ public struct InviteRequest: Codable, Hashable, Sendable {
             case role
         }
 
+        /// Decodes a `ProjectValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
             self.role = try container.decode(InviteRequest.ProjectValue.RoleValue.self, forKey: .role)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -393,8 +456,10 @@ public struct InviteRequest: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/InviteRequest/properties/projects/items/properties/role`.
         public struct RoleValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `member`

@@ -3,13 +3,18 @@
 
 import Foundation
 
+/// The `DeleteModelResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeleteModelResponse`.
 public struct DeleteModelResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// The `object` member.
     public var object: Swift.String
 
-    /// Creates a `DeleteModelResponse`.
+    /// Creates a new `DeleteModelResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -31,6 +36,10 @@ public struct DeleteModelResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeleteModelResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -38,6 +47,9 @@ public struct DeleteModelResponse: Codable, Hashable, Sendable {
         self.object = try container.decode(Swift.String.self, forKey: .object)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -46,17 +58,18 @@ public struct DeleteModelResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ListModelsResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListModelsResponse`.
 public struct ListModelsResponse: Codable, Hashable, Sendable {
+    /// The `data` member.
     public var data: [Model]
 
-    /// Creates a `ListModelsResponse`.
+    /// Creates a new `ListModelsResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
-    public init(
-        data: [Model]
-    ) {
+    public init(data: [Model]) {
         self.data = data
     }
 
@@ -65,12 +78,19 @@ public struct ListModelsResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ListModelsResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
         self.data = try container.decodeIfPresent([Model].self, forKey: .data) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -91,7 +111,7 @@ public struct Model: Codable, Hashable, Sendable {
     /// The date when the model will shut down, or null if not announced.
     public var shutdownDate: Swift.String?
 
-    /// Creates a `Model`.
+    /// Creates a new `Model`.
     ///
     /// - Parameters:
     ///   - id: The model identifier, which can be referenced in the API endpoints.
@@ -118,6 +138,10 @@ public struct Model: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Model` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("model", forKey: .object)
@@ -127,6 +151,9 @@ public struct Model: Codable, Hashable, Sendable {
         self.shutdownDate = try container.decodeIfPresent(Swift.String.self, forKey: .shutdownDate)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("model", forKey: .object)

@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `CreateModerationRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateModerationRequest`.
 public struct CreateModerationRequest: Codable, Hashable, Sendable {
     /// Input (or inputs) to classify. Can be a single string, an array of strings, or
@@ -13,7 +15,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
     /// available models [here](/docs/models#moderation).
     public var model: CreateModerationRequest.ModelValue?
 
-    /// Creates a `CreateModerationRequest`.
+    /// Creates a new `CreateModerationRequest`.
     ///
     /// - Parameters:
     ///   - input: Input (or inputs) to classify. Can be a single string, an array of strings, or
@@ -31,12 +33,19 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         case model
     }
 
+    /// Decodes a `CreateModerationRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.input = try container.decode(CreateModerationRequest.Input.self, forKey: .input)
         self.model = try container.decodeIfPresent(CreateModerationRequest.ModelValue.self, forKey: .model)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.input, forKey: .input)
@@ -62,6 +71,9 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -78,6 +90,9 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -87,6 +102,8 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// The `items` schema.
+        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items`.
@@ -98,6 +115,9 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "image_url":
@@ -109,6 +129,9 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .imageURL(let value): try value.encode(to: encoder)
@@ -124,13 +147,11 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                 /// Contains either an image URL or a data URL for a base64 encoded image.
                 public var imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURLValue
 
-                /// Creates a `ImageURL`.
+                /// Creates a new `ImageURL`.
                 ///
                 /// - Parameters:
                 ///   - imageURL: Contains either an image URL or a data URL for a base64 encoded image.
-                public init(
-                    imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURLValue
-                ) {
+                public init(imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURLValue) {
                     self.imageURL = imageURL
                 }
 
@@ -139,12 +160,19 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                     case type
                 }
 
+                /// Decodes a `ImageURL` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     try container.decodeConstant("image_url", forKey: .type)
                     self.imageURL = try container.decode(CreateModerationRequest.Input.Value.ImageURL.ImageURLValue.self, forKey: .imageURL)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode("image_url", forKey: .type)
@@ -158,13 +186,11 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                     /// Either a URL of the image or the base64 encoded image data.
                     public var url: Swift.String
 
-                    /// Creates a `ImageURLValue`.
+                    /// Creates a new `ImageURLValue`.
                     ///
                     /// - Parameters:
                     ///   - url: Either a URL of the image or the base64 encoded image data.
-                    public init(
-                        url: Swift.String
-                    ) {
+                    public init(url: Swift.String) {
                         self.url = url
                     }
 
@@ -172,11 +198,18 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                         case url
                     }
 
+                    /// Decodes a `ImageURLValue` from its JSON object; members it does not declare are ignored.
+                    ///
+                    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                    ///   of a member whose value does not fit its type.
                     public init(from decoder: any Decoder) throws {
                         let container = try decoder.container(keyedBy: CodingKeys.self)
                         self.url = try container.decode(Swift.String.self, forKey: .url)
                     }
 
+                    /// Encodes this value as its JSON object, constants included.
+                    ///
+                    /// - Throws: `EncodingError` when a member cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
                         var container = encoder.container(keyedBy: CodingKeys.self)
                         try container.encode(self.url, forKey: .url)
@@ -191,13 +224,11 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                 /// A string of text to classify.
                 public var text: Swift.String
 
-                /// Creates a `Text`.
+                /// Creates a new `Text`.
                 ///
                 /// - Parameters:
                 ///   - text: A string of text to classify.
-                public init(
-                    text: Swift.String
-                ) {
+                public init(text: Swift.String) {
                     self.text = text
                 }
 
@@ -206,12 +237,19 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                     case type
                 }
 
+                /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     try container.decodeConstant("text", forKey: .type)
                     self.text = try container.decode(Swift.String.self, forKey: .text)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode("text", forKey: .type)
@@ -229,8 +267,10 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `omni-moderation-latest`
@@ -258,7 +298,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
     /// A list of moderation objects.
     public var results: [CreateModerationResponse.ResultValue]
 
-    /// Creates a `CreateModerationResponse`.
+    /// Creates a new `CreateModerationResponse`.
     ///
     /// - Parameters:
     ///   - id: The unique identifier for the moderation request.
@@ -280,6 +320,10 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         case results
     }
 
+    /// Decodes a `CreateModerationResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -287,6 +331,9 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         self.results = try container.decodeIfPresent([CreateModerationResponse.ResultValue].self, forKey: .results) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -294,6 +341,8 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         try container.encode(self.results, forKey: .results)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items`.
     public struct ResultValue: Codable, Hashable, Sendable {
         /// Whether any of the below categories are flagged.
@@ -305,7 +354,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         /// A list of the categories along with the input type(s) that the score applies to.
         public var categoryAppliedInputTypes: CreateModerationResponse.ResultValue.CategoryAppliedInputTypes
 
-        /// Creates a `ResultValue`.
+        /// Creates a new `ResultValue`.
         ///
         /// - Parameters:
         ///   - flagged: Whether any of the below categories are flagged.
@@ -331,6 +380,10 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             case categoryAppliedInputTypes = "category_applied_input_types"
         }
 
+        /// Decodes a `ResultValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.flagged = try container.decode(Swift.Bool.self, forKey: .flagged)
@@ -339,6 +392,9 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             self.categoryAppliedInputTypes = try container.decode(CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.self, forKey: .categoryAppliedInputTypes)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.flagged, forKey: .flagged)
@@ -359,7 +415,9 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             public var harassment: Swift.Bool
             /// Harassment content that also includes violence or serious harm towards any target.
             public var harassmentThreatening: Swift.Bool
+            /// The `illicit` member.
             public var illicit: Swift.Bool?
+            /// The `illicit/violent` member.
             public var illicitViolent: Swift.Bool?
             /// Content that promotes, encourages, or depicts acts of self-harm, such as suicide, cutting, and eating disorders.
             public var selfHarm: Swift.Bool
@@ -376,15 +434,13 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             /// Content that depicts death, violence, or physical injury in graphic detail.
             public var violenceGraphic: Swift.Bool
 
-            /// Creates a `Categories`.
+            /// Creates a new `Categories`.
             ///
             /// - Parameters:
             ///   - hate: Content that expresses, incites, or promotes hate based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste. Hateful content aimed at non-protected groups (e.g., chess players) is harassment.
             ///   - hateThreatening: Hateful content that also includes violence or serious harm towards the targeted group based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste.
             ///   - harassment: Content that expresses, incites, or promotes harassing language towards any target.
             ///   - harassmentThreatening: Harassment content that also includes violence or serious harm towards any target.
-            ///   - illicit: The `illicit` member.
-            ///   - illicitViolent: The `illicit/violent` member.
             ///   - selfHarm: Content that promotes, encourages, or depicts acts of self-harm, such as suicide, cutting, and eating disorders.
             ///   - selfHarmIntent: Content where the speaker expresses that they are engaging or intend to engage in acts of self-harm, such as suicide, cutting, and eating disorders.
             ///   - selfHarmInstructions: Content that encourages performing acts of self-harm, such as suicide, cutting, and eating disorders, or that gives instructions or advice on how to commit such acts.
@@ -392,20 +448,22 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             ///   - sexualMinors: Sexual content that includes an individual who is under 18 years old.
             ///   - violence: Content that depicts death, violence, or physical injury.
             ///   - violenceGraphic: Content that depicts death, violence, or physical injury in graphic detail.
+            ///   - illicit: The `illicit` member.
+            ///   - illicitViolent: The `illicit/violent` member.
             public init(
                 hate: Swift.Bool,
                 hateThreatening: Swift.Bool,
                 harassment: Swift.Bool,
                 harassmentThreatening: Swift.Bool,
-                illicit: Swift.Bool? = nil,
-                illicitViolent: Swift.Bool? = nil,
                 selfHarm: Swift.Bool,
                 selfHarmIntent: Swift.Bool,
                 selfHarmInstructions: Swift.Bool,
                 sexual: Swift.Bool,
                 sexualMinors: Swift.Bool,
                 violence: Swift.Bool,
-                violenceGraphic: Swift.Bool
+                violenceGraphic: Swift.Bool,
+                illicit: Swift.Bool? = nil,
+                illicitViolent: Swift.Bool? = nil
             ) {
                 self.hate = hate
                 self.hateThreatening = hateThreatening
@@ -438,6 +496,10 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 case violenceGraphic = "violence/graphic"
             }
 
+            /// Decodes a `Categories` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.hate = try container.decode(Swift.Bool.self, forKey: .hate)
@@ -455,6 +517,9 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 self.violenceGraphic = try container.decode(Swift.Bool.self, forKey: .violenceGraphic)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.hate, forKey: .hate)
@@ -504,7 +569,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             /// The score for the category 'violence/graphic'.
             public var violenceGraphic: Swift.Double
 
-            /// Creates a `CategoryScores`.
+            /// Creates a new `CategoryScores`.
             ///
             /// - Parameters:
             ///   - hate: The score for the category 'hate'.
@@ -566,6 +631,10 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 case violenceGraphic = "violence/graphic"
             }
 
+            /// Decodes a `CategoryScores` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.hate = try container.decode(Swift.Double.self, forKey: .hate)
@@ -583,6 +652,9 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 self.violenceGraphic = try container.decode(Swift.Double.self, forKey: .violenceGraphic)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.hate, forKey: .hate)
@@ -632,7 +704,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             /// The applied input type(s) for the category 'violence/graphic'.
             public var violenceGraphic: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem]
 
-            /// Creates a `CategoryAppliedInputTypes`.
+            /// Creates a new `CategoryAppliedInputTypes`.
             ///
             /// - Parameters:
             ///   - hate: The applied input type(s) for the category 'hate'.
@@ -694,6 +766,10 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 case violenceGraphic = "violence/graphic"
             }
 
+            /// Decodes a `CategoryAppliedInputTypes` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.hate = try container.decodeIfPresent([Swift.String].self, forKey: .hate) ?? []
@@ -711,6 +787,9 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 self.violenceGraphic = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem].self, forKey: .violenceGraphic) ?? []
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.hate, forKey: .hate)
@@ -728,12 +807,16 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 try container.encode(self.violenceGraphic, forKey: .violenceGraphic)
             }
 
+            /// The `items` schema.
+            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/self-harm/items`.
             public struct SelfHarmItem: OpenEnum {
+                /// The wire value.
                 public var rawValue: Swift.String
 
+                /// Creates a value from its wire value, known or not.
                 public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
                 /// `text`
@@ -743,12 +826,16 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 public static var image: Self { Self(rawValue: "image") }
             }
 
+            /// The `items` schema.
+            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/self-harm~1intent/items`.
             public struct SelfHarmIntentItem: OpenEnum {
+                /// The wire value.
                 public var rawValue: Swift.String
 
+                /// Creates a value from its wire value, known or not.
                 public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
                 /// `text`
@@ -758,12 +845,16 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 public static var image: Self { Self(rawValue: "image") }
             }
 
+            /// The `items` schema.
+            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/self-harm~1instructions/items`.
             public struct SelfHarmInstruction: OpenEnum {
+                /// The wire value.
                 public var rawValue: Swift.String
 
+                /// Creates a value from its wire value, known or not.
                 public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
                 /// `text`
@@ -773,12 +864,16 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 public static var image: Self { Self(rawValue: "image") }
             }
 
+            /// The `items` schema.
+            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/sexual/items`.
             public struct SexualItem: OpenEnum {
+                /// The wire value.
                 public var rawValue: Swift.String
 
+                /// Creates a value from its wire value, known or not.
                 public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
                 /// `text`
@@ -788,12 +883,16 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 public static var image: Self { Self(rawValue: "image") }
             }
 
+            /// The `items` schema.
+            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/violence/items`.
             public struct ViolenceItem: OpenEnum {
+                /// The wire value.
                 public var rawValue: Swift.String
 
+                /// Creates a value from its wire value, known or not.
                 public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
                 /// `text`
@@ -803,12 +902,16 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 public static var image: Self { Self(rawValue: "image") }
             }
 
+            /// The `items` schema.
+            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/violence~1graphic/items`.
             public struct ViolenceGraphicItem: OpenEnum {
+                /// The wire value.
                 public var rawValue: Swift.String
 
+                /// Creates a value from its wire value, known or not.
                 public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
                 /// `text`

@@ -15,28 +15,31 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
     public var redactedValue: Swift.String
     /// The Unix timestamp (in seconds) of when the API key was created
     public var createdAt: Swift.Int
+    /// The `expires_at` member.
     public var expiresAt: Swift.Int?
+    /// The `last_used_at` member.
     public var lastUsedAt: Swift.Int?
+    /// The `owner` member.
     public var owner: AdminAPIKey.Owner
 
-    /// Creates a `AdminAPIKey`.
+    /// Creates a new `AdminAPIKey`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
-    ///   - name: The name of the API key
     ///   - redactedValue: The redacted value of the API key
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
+    ///   - owner: The `owner` member.
+    ///   - name: The name of the API key
     ///   - expiresAt: The `expires_at` member.
     ///   - lastUsedAt: The `last_used_at` member.
-    ///   - owner: The `owner` member.
     public init(
         id: Swift.String,
-        name: Swift.String? = nil,
         redactedValue: Swift.String,
         createdAt: Swift.Int,
+        owner: AdminAPIKey.Owner,
+        name: Swift.String? = nil,
         expiresAt: Swift.Int? = nil,
-        lastUsedAt: Swift.Int? = nil,
-        owner: AdminAPIKey.Owner
+        lastUsedAt: Swift.Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -58,6 +61,10 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `AdminAPIKey` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.admin_api_key", forKey: .object)
@@ -70,6 +77,9 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
         self.owner = try container.decode(AdminAPIKey.Owner.self, forKey: .owner)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.admin_api_key", forKey: .object)
@@ -82,6 +92,8 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
         try container.encode(self.owner, forKey: .owner)
     }
 
+    /// The `owner` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
     public struct Owner: Codable, Hashable, Sendable {
         /// Always `user`
@@ -97,7 +109,7 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
         /// Always `owner`
         public var role: Swift.String?
 
-        /// Creates a `Owner`.
+        /// Creates a new `Owner`.
         ///
         /// - Parameters:
         ///   - type: Always `user`
@@ -131,6 +143,10 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
             case role
         }
 
+        /// Decodes a `Owner` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
@@ -141,6 +157,9 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
             self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -153,6 +172,8 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
     }
 }
 
+/// The `AdminApiKeyCreateResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/AdminApiKeyCreateResponse`.
 public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
     /// The identifier, which can be referenced in API endpoints
@@ -163,32 +184,35 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
     public var redactedValue: Swift.String
     /// The Unix timestamp (in seconds) of when the API key was created
     public var createdAt: Swift.Int
+    /// The `expires_at` member.
     public var expiresAt: Swift.Int?
+    /// The `last_used_at` member.
     public var lastUsedAt: Swift.Int?
+    /// The `owner` member.
     public var owner: AdminAPIKeyCreateResponse.Owner
     /// The value of the API key. Only shown on create.
     public var value: Swift.String
 
-    /// Creates a `AdminAPIKeyCreateResponse`.
+    /// Creates a new `AdminAPIKeyCreateResponse`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
-    ///   - name: The name of the API key
     ///   - redactedValue: The redacted value of the API key
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
-    ///   - expiresAt: The `expires_at` member.
-    ///   - lastUsedAt: The `last_used_at` member.
     ///   - owner: The `owner` member.
     ///   - value: The value of the API key. Only shown on create.
+    ///   - name: The name of the API key
+    ///   - expiresAt: The `expires_at` member.
+    ///   - lastUsedAt: The `last_used_at` member.
     public init(
         id: Swift.String,
-        name: Swift.String? = nil,
         redactedValue: Swift.String,
         createdAt: Swift.Int,
-        expiresAt: Swift.Int? = nil,
-        lastUsedAt: Swift.Int? = nil,
         owner: AdminAPIKeyCreateResponse.Owner,
-        value: Swift.String
+        value: Swift.String,
+        name: Swift.String? = nil,
+        expiresAt: Swift.Int? = nil,
+        lastUsedAt: Swift.Int? = nil
     ) {
         self.id = id
         self.name = name
@@ -212,6 +236,10 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `AdminAPIKeyCreateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.admin_api_key", forKey: .object)
@@ -225,6 +253,9 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
         self.value = try container.decode(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.admin_api_key", forKey: .object)
@@ -238,6 +269,8 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
         try container.encode(self.value, forKey: .value)
     }
 
+    /// The `owner` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
     public struct Owner: Codable, Hashable, Sendable {
         /// Always `user`
@@ -253,7 +286,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
         /// Always `owner`
         public var role: Swift.String?
 
-        /// Creates a `Owner`.
+        /// Creates a new `Owner`.
         ///
         /// - Parameters:
         ///   - type: Always `user`
@@ -287,6 +320,10 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
             case role
         }
 
+        /// Decodes a `Owner` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
@@ -297,6 +334,9 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
             self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -309,14 +349,20 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ApiKeyList` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ApiKeyList`.
 public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [AdminAPIKey]
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
 
-    /// Creates a `APIKeyList`.
+    /// Creates a new `APIKeyList`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
@@ -343,6 +389,10 @@ public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `APIKeyList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -352,6 +402,9 @@ public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
         self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -404,6 +457,9 @@ public enum AssistantStreamEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? ThreadStreamEvent(from: decoder) {
             self = .threadStreamEvent(value)
@@ -438,6 +494,9 @@ public enum AssistantStreamEvent: Codable, Hashable, Sendable {
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .threadStreamEvent(let value): try value.encode(to: encoder)
@@ -455,15 +514,14 @@ public enum AssistantStreamEvent: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput`.
 public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
+    /// The `files` member.
     public var files: [CodeInterpreterFileOutput.File]
 
-    /// Creates a `CodeInterpreterFileOutput`.
+    /// Creates a new `CodeInterpreterFileOutput`.
     ///
     /// - Parameters:
     ///   - files: The `files` member.
-    public init(
-        files: [CodeInterpreterFileOutput.File]
-    ) {
+    public init(files: [CodeInterpreterFileOutput.File]) {
         self.files = files
     }
 
@@ -472,18 +530,27 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CodeInterpreterFileOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("files", forKey: .type)
         self.files = try container.decodeIfPresent([CodeInterpreterFileOutput.File].self, forKey: .files) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("files", forKey: .type)
         try container.encode(self.files, forKey: .files)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput/properties/files/items`.
     public struct File: Codable, Hashable, Sendable {
         /// The MIME type of the file.
@@ -491,7 +558,7 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
         /// The ID of the file.
         public var fileID: Swift.String
 
-        /// Creates a `File`.
+        /// Creates a new `File`.
         ///
         /// - Parameters:
         ///   - mimeType: The MIME type of the file.
@@ -509,12 +576,19 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
             case fileID = "file_id"
         }
 
+        /// Decodes a `File` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.mimeType = try container.decode(Swift.String.self, forKey: .mimeType)
             self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.mimeType, forKey: .mimeType)
@@ -530,13 +604,11 @@ public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable {
     /// The logs of the code interpreter tool call.
     public var logs: Swift.String
 
-    /// Creates a `CodeInterpreterTextOutput`.
+    /// Creates a new `CodeInterpreterTextOutput`.
     ///
     /// - Parameters:
     ///   - logs: The logs of the code interpreter tool call.
-    public init(
-        logs: Swift.String
-    ) {
+    public init(logs: Swift.String) {
         self.logs = logs
     }
 
@@ -545,12 +617,19 @@ public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CodeInterpreterTextOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("logs", forKey: .type)
         self.logs = try container.decode(Swift.String.self, forKey: .logs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("logs", forKey: .type)
@@ -558,6 +637,8 @@ public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ContainerFileListResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ContainerFileListResource`.
 public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of container files.
@@ -569,7 +650,7 @@ public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage
     /// Whether there are more files available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ContainerFileListResource`.
+    /// Creates a new `ContainerFileListResource`.
     ///
     /// - Parameters:
     ///   - data: A list of container files.
@@ -596,6 +677,10 @@ public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage
         case object
     }
 
+    /// Decodes a `ContainerFileListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -605,6 +690,9 @@ public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -641,7 +729,7 @@ public struct ContainerFileResource: Codable, Hashable, Sendable {
     /// Source of the file (e.g., `user`, `assistant`).
     public var source: Swift.String
 
-    /// Creates a `ContainerFileResource`.
+    /// Creates a new `ContainerFileResource`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the file.
@@ -679,6 +767,10 @@ public struct ContainerFileResource: Codable, Hashable, Sendable {
         case source
     }
 
+    /// Decodes a `ContainerFileResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -690,6 +782,9 @@ public struct ContainerFileResource: Codable, Hashable, Sendable {
         self.source = try container.decode(Swift.String.self, forKey: .source)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -702,6 +797,8 @@ public struct ContainerFileResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ContainerListResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ContainerListResource`.
 public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of containers.
@@ -713,7 +810,7 @@ public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
     /// Whether there are more containers available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ContainerListResource`.
+    /// Creates a new `ContainerListResource`.
     ///
     /// - Parameters:
     ///   - data: A list of containers.
@@ -740,6 +837,10 @@ public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `ContainerListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -749,6 +850,9 @@ public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -791,7 +895,7 @@ public struct ContainerResource: Codable, Hashable, Sendable {
     /// Network access policy for the container.
     public var networkPolicy: ContainerResource.NetworkPolicy?
 
-    /// Creates a `ContainerResource`.
+    /// Creates a new `ContainerResource`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the container.
@@ -837,6 +941,10 @@ public struct ContainerResource: Codable, Hashable, Sendable {
         case networkPolicy = "network_policy"
     }
 
+    /// Decodes a `ContainerResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -850,6 +958,9 @@ public struct ContainerResource: Codable, Hashable, Sendable {
         self.networkPolicy = try container.decodeIfPresent(ContainerResource.NetworkPolicy.self, forKey: .networkPolicy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -872,13 +983,11 @@ public struct ContainerResource: Codable, Hashable, Sendable {
         /// The number of minutes after the anchor before the container expires.
         public var minutes: Swift.Int?
 
-        /// Creates a `ExpiresAfter`.
+        /// Creates a new `ExpiresAfter`.
         ///
         /// - Parameters:
         ///   - minutes: The number of minutes after the anchor before the container expires.
-        public init(
-            minutes: Swift.Int? = nil
-        ) {
+        public init(minutes: Swift.Int? = nil) {
             self.minutes = minutes
         }
 
@@ -887,12 +996,19 @@ public struct ContainerResource: Codable, Hashable, Sendable {
             case anchor
         }
 
+        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstantIfPresent("last_active_at", forKey: .anchor)
             self.minutes = try container.decodeIfPresent(Swift.Int.self, forKey: .minutes)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("last_active_at", forKey: .anchor)
@@ -906,8 +1022,10 @@ public struct ContainerResource: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerResource/properties/memory_limit`.
     public struct MemoryLimit: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1g`
@@ -932,7 +1050,7 @@ public struct ContainerResource: Codable, Hashable, Sendable {
         /// Allowed outbound domains when `type` is `allowlist`.
         public var allowedDomains: [Swift.String]?
 
-        /// Creates a `NetworkPolicy`.
+        /// Creates a new `NetworkPolicy`.
         ///
         /// - Parameters:
         ///   - type: The network policy mode.
@@ -950,12 +1068,19 @@ public struct ContainerResource: Codable, Hashable, Sendable {
             case allowedDomains = "allowed_domains"
         }
 
+        /// Decodes a `NetworkPolicy` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decode(ContainerResource.NetworkPolicy.TypeValue.self, forKey: .type)
             self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.type, forKey: .type)
@@ -968,8 +1093,10 @@ public struct ContainerResource: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/ContainerResource/properties/network_policy/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `allowlist`
@@ -994,6 +1121,9 @@ public enum Content: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "input_text", "input_image", "input_file":
@@ -1005,6 +1135,9 @@ public enum Content: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .inputContent(let value): try value.encode(to: encoder)
@@ -1014,6 +1147,8 @@ public enum Content: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateContainerBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateContainerBody`.
 public struct CreateContainerBody: Codable, Hashable, Sendable {
     /// Name of the container to create.
@@ -1029,7 +1164,7 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
     /// Network access policy for the container.
     public var networkPolicy: CreateContainerBody.NetworkPolicy?
 
-    /// Creates a `CreateContainerBody`.
+    /// Creates a new `CreateContainerBody`.
     ///
     /// - Parameters:
     ///   - name: Name of the container to create.
@@ -1063,6 +1198,10 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         case networkPolicy = "network_policy"
     }
 
+    /// Decodes a `CreateContainerBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -1073,6 +1212,9 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         self.networkPolicy = try container.decodeIfPresent(CreateContainerBody.NetworkPolicy.self, forKey: .networkPolicy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
@@ -1087,15 +1229,14 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/expires_after`.
     public struct ExpiresAfter: Codable, Hashable, Sendable {
+        /// The `minutes` member.
         public var minutes: Swift.Int
 
-        /// Creates a `ExpiresAfter`.
+        /// Creates a new `ExpiresAfter`.
         ///
         /// - Parameters:
         ///   - minutes: The `minutes` member.
-        public init(
-            minutes: Swift.Int
-        ) {
+        public init(minutes: Swift.Int) {
             self.minutes = minutes
         }
 
@@ -1104,12 +1245,19 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
             case anchor
         }
 
+        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("last_active_at", forKey: .anchor)
             self.minutes = try container.decode(Swift.Int.self, forKey: .minutes)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("last_active_at", forKey: .anchor)
@@ -1117,6 +1265,8 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/skills/items`.
@@ -1128,6 +1278,9 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "skill_reference":
@@ -1139,6 +1292,9 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .skillReference(let value): try value.encode(to: encoder)
@@ -1154,8 +1310,10 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/memory_limit`.
     public struct MemoryLimit: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `1g`
@@ -1184,6 +1342,9 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "disabled":
@@ -1195,6 +1356,9 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .disabled(let value): try value.encode(to: encoder)
@@ -1205,6 +1369,8 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateContainerFileBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateContainerFileBody`.
 public struct CreateContainerFileBody: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// Name of the file to create.
@@ -1214,7 +1380,7 @@ public struct CreateContainerFileBody: Codable, Hashable, Sendable, MultipartFor
     /// Raw bytes.
     public var file: FileUpload?
 
-    /// Creates a `CreateContainerFileBody`.
+    /// Creates a new `CreateContainerFileBody`.
     ///
     /// - Parameters:
     ///   - fileID: Name of the file to create.
@@ -1232,12 +1398,19 @@ public struct CreateContainerFileBody: Codable, Hashable, Sendable, MultipartFor
         case file
     }
 
+    /// Decodes a `CreateContainerFileBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
         self.file = try container.decodeIfPresent(FileUpload.self, forKey: .file)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.fileID, forKey: .fileID)
@@ -1254,10 +1427,12 @@ public struct CreateContainerFileBody: Codable, Hashable, Sendable, MultipartFor
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedConversation`.
 public struct DeletedConversation: Codable, Hashable, Sendable {
+    /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// The `id` member.
     public var id: Swift.String
 
-    /// Creates a `DeletedConversation`.
+    /// Creates a new `DeletedConversation`.
     ///
     /// - Parameters:
     ///   - deleted: The `deleted` member.
@@ -1276,6 +1451,10 @@ public struct DeletedConversation: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeletedConversation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.deleted", forKey: .object)
@@ -1283,6 +1462,9 @@ public struct DeletedConversation: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.deleted", forKey: .object)
@@ -1295,7 +1477,7 @@ public struct DeletedConversation: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/DoneEvent`.
 public struct DoneEvent: Codable, Hashable, Sendable {
-    /// Creates a `DoneEvent`.
+    /// Creates a new `DoneEvent`.
     public init() {
     }
 
@@ -1304,12 +1486,19 @@ public struct DoneEvent: Codable, Hashable, Sendable {
         case data
     }
 
+    /// Decodes a `DoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("done", forKey: .event)
         try container.decodeConstant("[DONE]", forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("done", forKey: .event)
@@ -1321,15 +1510,14 @@ public struct DoneEvent: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ErrorEvent`.
 public struct ErrorEvent: Codable, Hashable, Sendable {
+    /// The `data` member.
     public var data: ErrorObject
 
-    /// Creates a `ErrorEvent`.
+    /// Creates a new `ErrorEvent`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
-    public init(
-        data: ErrorObject
-    ) {
+    public init(data: ErrorObject) {
         self.data = data
     }
 
@@ -1338,12 +1526,19 @@ public struct ErrorEvent: Codable, Hashable, Sendable {
         case event
     }
 
+    /// Decodes a `ErrorEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("error", forKey: .event)
         self.data = try container.decode(ErrorObject.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("error", forKey: .event)
@@ -1362,7 +1557,7 @@ public struct LogProbProperties: Codable, Hashable, Sendable {
     /// The bytes that were used to generate the log probability.
     public var bytes: [Swift.Int]
 
-    /// Creates a `LogProbProperties`.
+    /// Creates a new `LogProbProperties`.
     ///
     /// - Parameters:
     ///   - token: The token that was used to generate the log probability.
@@ -1384,6 +1579,10 @@ public struct LogProbProperties: Codable, Hashable, Sendable {
         case bytes
     }
 
+    /// Decodes a `LogProbProperties` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
@@ -1391,6 +1590,9 @@ public struct LogProbProperties: Codable, Hashable, Sendable {
         self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.token, forKey: .token)
@@ -1405,9 +1607,10 @@ public struct LogProbProperties: Codable, Hashable, Sendable {
 public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
     /// The index of the content part in the message.
     public var index: Swift.Int
+    /// The `image_file` member.
     public var imageFile: MessageDeltaContentImageFileObject.ImageFile?
 
-    /// Creates a `MessageDeltaContentImageFileObject`.
+    /// Creates a new `MessageDeltaContentImageFileObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
@@ -1426,6 +1629,10 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MessageDeltaContentImageFileObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image_file", forKey: .type)
@@ -1433,6 +1640,9 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
         self.imageFile = try container.decodeIfPresent(MessageDeltaContentImageFileObject.ImageFile.self, forKey: .imageFile)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image_file", forKey: .type)
@@ -1440,6 +1650,8 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.imageFile, forKey: .imageFile)
     }
 
+    /// The `image_file` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject/properties/image_file`.
     public struct ImageFile: Codable, Hashable, Sendable {
         /// The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
@@ -1447,7 +1659,7 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
         public var detail: MessageDeltaContentImageFileObject.ImageFile.Detail?
 
-        /// Creates a `ImageFile`.
+        /// Creates a new `ImageFile`.
         ///
         /// - Parameters:
         ///   - fileID: The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
@@ -1465,12 +1677,19 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
             case detail
         }
 
+        /// Decodes a `ImageFile` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
             self.detail = try container.decodeIfPresent(MessageDeltaContentImageFileObject.ImageFile.Detail.self, forKey: .detail)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.fileID, forKey: .fileID)
@@ -1483,8 +1702,10 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject/properties/image_file/properties/detail`.
         public struct Detail: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `auto`
@@ -1505,9 +1726,10 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
 public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
     /// The index of the content part in the message.
     public var index: Swift.Int
+    /// The `image_url` member.
     public var imageURL: MessageDeltaContentImageURLObject.ImageURL?
 
-    /// Creates a `MessageDeltaContentImageURLObject`.
+    /// Creates a new `MessageDeltaContentImageURLObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
@@ -1526,6 +1748,10 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MessageDeltaContentImageURLObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image_url", forKey: .type)
@@ -1533,6 +1759,9 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
         self.imageURL = try container.decodeIfPresent(MessageDeltaContentImageURLObject.ImageURL.self, forKey: .imageURL)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image_url", forKey: .type)
@@ -1540,6 +1769,8 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
     }
 
+    /// The `image_url` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject/properties/image_url`.
     public struct ImageURL: Codable, Hashable, Sendable {
         /// The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
@@ -1547,7 +1778,7 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
         /// Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`.
         public var detail: MessageDeltaContentImageURLObject.ImageURL.Detail?
 
-        /// Creates a `ImageURL`.
+        /// Creates a new `ImageURL`.
         ///
         /// - Parameters:
         ///   - url: The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
@@ -1565,12 +1796,19 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
             case detail
         }
 
+        /// Decodes a `ImageURL` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
             self.detail = try container.decodeIfPresent(MessageDeltaContentImageURLObject.ImageURL.Detail.self, forKey: .detail)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.url, forKey: .url)
@@ -1583,8 +1821,10 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject/properties/image_url/properties/detail`.
         public struct Detail: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `auto`
@@ -1605,9 +1845,10 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
 public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable {
     /// The index of the refusal part in the message.
     public var index: Swift.Int
+    /// The `refusal` member.
     public var refusal: Swift.String?
 
-    /// Creates a `MessageDeltaContentRefusalObject`.
+    /// Creates a new `MessageDeltaContentRefusalObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the refusal part in the message.
@@ -1626,6 +1867,10 @@ public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MessageDeltaContentRefusalObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("refusal", forKey: .type)
@@ -1633,6 +1878,9 @@ public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable {
         self.refusal = try container.decodeIfPresent(Swift.String.self, forKey: .refusal)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("refusal", forKey: .type)
@@ -1649,11 +1897,14 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String?
+    /// The `file_citation` member.
     public var fileCitation: MessageDeltaContentTextAnnotationsFileCitationObject.FileCitation?
+    /// The `start_index` member.
     public var startIndex: Swift.Int?
+    /// The `end_index` member.
     public var endIndex: Swift.Int?
 
-    /// Creates a `MessageDeltaContentTextAnnotationsFileCitationObject`.
+    /// Creates a new `MessageDeltaContentTextAnnotationsFileCitationObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the annotation in the text content part.
@@ -1684,6 +1935,10 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
         case type
     }
 
+    /// Decodes a `MessageDeltaContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_citation", forKey: .type)
@@ -1694,6 +1949,9 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
         self.endIndex = try container.decodeIfPresent(Swift.Int.self, forKey: .endIndex)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_citation", forKey: .type)
@@ -1704,6 +1962,8 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
         try container.encodeIfPresent(self.endIndex, forKey: .endIndex)
     }
 
+    /// The `file_citation` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject/properties/file_citation`.
     public struct FileCitation: Codable, Hashable, Sendable {
         /// The ID of the specific File the citation is from.
@@ -1711,7 +1971,7 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
         /// The specific quote in the file.
         public var quote: Swift.String?
 
-        /// Creates a `FileCitation`.
+        /// Creates a new `FileCitation`.
         ///
         /// - Parameters:
         ///   - fileID: The ID of the specific File the citation is from.
@@ -1729,12 +1989,19 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
             case quote
         }
 
+        /// Decodes a `FileCitation` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
             self.quote = try container.decodeIfPresent(Swift.String.self, forKey: .quote)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.fileID, forKey: .fileID)
@@ -1751,11 +2018,14 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String?
+    /// The `file_path` member.
     public var filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue?
+    /// The `start_index` member.
     public var startIndex: Swift.Int?
+    /// The `end_index` member.
     public var endIndex: Swift.Int?
 
-    /// Creates a `MessageDeltaContentTextAnnotationsFilePathObject`.
+    /// Creates a new `MessageDeltaContentTextAnnotationsFilePathObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the annotation in the text content part.
@@ -1786,6 +2056,10 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
         case type
     }
 
+    /// Decodes a `MessageDeltaContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_path", forKey: .type)
@@ -1796,6 +2070,9 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
         self.endIndex = try container.decodeIfPresent(Swift.Int.self, forKey: .endIndex)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_path", forKey: .type)
@@ -1806,18 +2083,18 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
         try container.encodeIfPresent(self.endIndex, forKey: .endIndex)
     }
 
+    /// The `file_path` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject/properties/file_path`.
     public struct FilePathValue: Codable, Hashable, Sendable {
         /// The ID of the file that was generated.
         public var fileID: Swift.String?
 
-        /// Creates a `FilePathValue`.
+        /// Creates a new `FilePathValue`.
         ///
         /// - Parameters:
         ///   - fileID: The ID of the file that was generated.
-        public init(
-            fileID: Swift.String? = nil
-        ) {
+        public init(fileID: Swift.String? = nil) {
             self.fileID = fileID
         }
 
@@ -1825,11 +2102,18 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
             case fileID = "file_id"
         }
 
+        /// Decodes a `FilePathValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.fileID, forKey: .fileID)
@@ -1843,9 +2127,10 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
 public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
     /// The index of the content part in the message.
     public var index: Swift.Int
+    /// The `text` member.
     public var text: MessageDeltaContentTextObject.Text?
 
-    /// Creates a `MessageDeltaContentTextObject`.
+    /// Creates a new `MessageDeltaContentTextObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
@@ -1864,6 +2149,10 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MessageDeltaContentTextObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text", forKey: .type)
@@ -1871,6 +2160,9 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
         self.text = try container.decodeIfPresent(MessageDeltaContentTextObject.Text.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text", forKey: .type)
@@ -1878,13 +2170,16 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.text, forKey: .text)
     }
 
+    /// The `text` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text`.
     public struct Text: Codable, Hashable, Sendable {
         /// The data that makes up the text.
         public var value: Swift.String?
+        /// The `annotations` member.
         public var annotations: [MessageDeltaContentTextObject.Text.AnnotationValue]?
 
-        /// Creates a `Text`.
+        /// Creates a new `Text`.
         ///
         /// - Parameters:
         ///   - value: The data that makes up the text.
@@ -1902,18 +2197,27 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
             case annotations
         }
 
+        /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
             self.annotations = try container.decodeIfPresent([MessageDeltaContentTextObject.Text.AnnotationValue].self, forKey: .annotations)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.value, forKey: .value)
             try container.encodeIfPresent(self.annotations, forKey: .annotations)
         }
 
+        /// The `items` schema.
+        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text/properties/annotations/items`.
@@ -1925,6 +2229,9 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "file_citation":
@@ -1936,6 +2243,9 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .fileCitation(let value): try value.encode(to: encoder)
@@ -1956,7 +2266,7 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
     /// The delta containing the fields that have changed on the Message.
     public var delta: MessageDeltaObject.Delta
 
-    /// Creates a `MessageDeltaObject`.
+    /// Creates a new `MessageDeltaObject`.
     ///
     /// - Parameters:
     ///   - id: The identifier of the message, which can be referenced in API endpoints.
@@ -1975,6 +2285,10 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `MessageDeltaObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("thread.message.delta", forKey: .object)
@@ -1982,6 +2296,9 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
         self.delta = try container.decode(MessageDeltaObject.Delta.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("thread.message.delta", forKey: .object)
@@ -1998,7 +2315,7 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
         /// The content of the message in array of text and/or images.
         public var content: [MessageDeltaObject.Delta.ContentItem]?
 
-        /// Creates a `Delta`.
+        /// Creates a new `Delta`.
         ///
         /// - Parameters:
         ///   - role: The entity that produced the message. One of `user` or `assistant`.
@@ -2016,12 +2333,19 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
             case content
         }
 
+        /// Decodes a `Delta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.role = try container.decodeIfPresent(MessageDeltaObject.Delta.RoleValue.self, forKey: .role)
             self.content = try container.decodeIfPresent([MessageDeltaObject.Delta.ContentItem].self, forKey: .content)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.role, forKey: .role)
@@ -2034,8 +2358,10 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/role`.
         public struct RoleValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `user`
@@ -2045,6 +2371,8 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
             public static var assistant: Self { Self(rawValue: "assistant") }
         }
 
+        /// The `items` schema.
+        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/content/items`.
@@ -2060,6 +2388,9 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "image_file":
@@ -2075,6 +2406,9 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .imageFile(let value): try value.encode(to: encoder)
@@ -2088,6 +2422,8 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `MessageStreamEvent` schema.
+///
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageStreamEvent`.
@@ -2105,6 +2441,9 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("event") {
             case "thread.message.created":
@@ -2122,6 +2461,9 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .threadMessageCreated(let value): try value.encode(to: encoder)
@@ -2140,13 +2482,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
         /// Represents a message within a [thread](/docs/api-reference/threads).
         public var data: MessageObject
 
-        /// Creates a `ThreadMessageCreated`.
+        /// Creates a new `ThreadMessageCreated`.
         ///
         /// - Parameters:
         ///   - data: Represents a message within a [thread](/docs/api-reference/threads).
-        public init(
-            data: MessageObject
-        ) {
+        public init(data: MessageObject) {
             self.data = data
         }
 
@@ -2155,12 +2495,19 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadMessageCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.message.created", forKey: .event)
             self.data = try container.decode(MessageObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.message.created", forKey: .event)
@@ -2175,13 +2522,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
         /// Represents a message within a [thread](/docs/api-reference/threads).
         public var data: MessageObject
 
-        /// Creates a `ThreadMessageInProgress`.
+        /// Creates a new `ThreadMessageInProgress`.
         ///
         /// - Parameters:
         ///   - data: Represents a message within a [thread](/docs/api-reference/threads).
-        public init(
-            data: MessageObject
-        ) {
+        public init(data: MessageObject) {
             self.data = data
         }
 
@@ -2190,12 +2535,19 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadMessageInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.message.in_progress", forKey: .event)
             self.data = try container.decode(MessageObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.message.in_progress", forKey: .event)
@@ -2210,13 +2562,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
         /// Represents a message delta i.e. any changed fields on a message during streaming.
         public var data: MessageDeltaObject
 
-        /// Creates a `ThreadMessageDelta`.
+        /// Creates a new `ThreadMessageDelta`.
         ///
         /// - Parameters:
         ///   - data: Represents a message delta i.e. any changed fields on a message during streaming.
-        public init(
-            data: MessageDeltaObject
-        ) {
+        public init(data: MessageDeltaObject) {
             self.data = data
         }
 
@@ -2225,12 +2575,19 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadMessageDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.message.delta", forKey: .event)
             self.data = try container.decode(MessageDeltaObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.message.delta", forKey: .event)
@@ -2245,13 +2602,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
         /// Represents a message within a [thread](/docs/api-reference/threads).
         public var data: MessageObject
 
-        /// Creates a `ThreadMessageCompleted`.
+        /// Creates a new `ThreadMessageCompleted`.
         ///
         /// - Parameters:
         ///   - data: Represents a message within a [thread](/docs/api-reference/threads).
-        public init(
-            data: MessageObject
-        ) {
+        public init(data: MessageObject) {
             self.data = data
         }
 
@@ -2260,12 +2615,19 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadMessageCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.message.completed", forKey: .event)
             self.data = try container.decode(MessageObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.message.completed", forKey: .event)
@@ -2280,13 +2642,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
         /// Represents a message within a [thread](/docs/api-reference/threads).
         public var data: MessageObject
 
-        /// Creates a `ThreadMessageIncomplete`.
+        /// Creates a new `ThreadMessageIncomplete`.
         ///
         /// - Parameters:
         ///   - data: Represents a message within a [thread](/docs/api-reference/threads).
-        public init(
-            data: MessageObject
-        ) {
+        public init(data: MessageObject) {
             self.data = data
         }
 
@@ -2295,12 +2655,19 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadMessageIncomplete` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.message.incomplete", forKey: .event)
             self.data = try container.decode(MessageObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.message.incomplete", forKey: .event)
@@ -2309,12 +2676,16 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ModelIds` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIds`.
 public struct ModelIDs: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `gpt-5.6-sol`
@@ -2630,8 +3001,10 @@ public struct ModelIDs: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIdsCompaction`.
 public struct ModelIDsCompaction: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `gpt-5.6-sol`
@@ -2950,7 +3323,7 @@ public struct OutputAudio: Codable, Hashable, Sendable {
     /// The transcript of the audio data from the model.
     public var transcript: Swift.String
 
-    /// Creates a `OutputAudio`.
+    /// Creates a new `OutputAudio`.
     ///
     /// - Parameters:
     ///   - data: Base64-encoded audio data from the model.
@@ -2969,6 +3342,10 @@ public struct OutputAudio: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `OutputAudio` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("output_audio", forKey: .type)
@@ -2976,6 +3353,9 @@ public struct OutputAudio: Codable, Hashable, Sendable {
         self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("output_audio", forKey: .type)
@@ -2993,7 +3373,7 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
     /// The delta containing the fields that have changed on the run step.
     public var delta: RunStepDeltaObject.Delta
 
-    /// Creates a `RunStepDeltaObject`.
+    /// Creates a new `RunStepDeltaObject`.
     ///
     /// - Parameters:
     ///   - id: The identifier of the run step, which can be referenced in API endpoints.
@@ -3012,6 +3392,10 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `RunStepDeltaObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("thread.run.step.delta", forKey: .object)
@@ -3019,6 +3403,9 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
         self.delta = try container.decode(RunStepDeltaObject.Delta.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("thread.run.step.delta", forKey: .object)
@@ -3033,13 +3420,11 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
         /// The details of the run step.
         public var stepDetails: RunStepDeltaObject.Delta.StepDetails?
 
-        /// Creates a `Delta`.
+        /// Creates a new `Delta`.
         ///
         /// - Parameters:
         ///   - stepDetails: The details of the run step.
-        public init(
-            stepDetails: RunStepDeltaObject.Delta.StepDetails? = nil
-        ) {
+        public init(stepDetails: RunStepDeltaObject.Delta.StepDetails? = nil) {
             self.stepDetails = stepDetails
         }
 
@@ -3047,11 +3432,18 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
             case stepDetails = "step_details"
         }
 
+        /// Decodes a `Delta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.stepDetails = try container.decodeIfPresent(RunStepDeltaObject.Delta.StepDetails.self, forKey: .stepDetails)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.stepDetails, forKey: .stepDetails)
@@ -3070,6 +3462,9 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "message_creation":
@@ -3081,6 +3476,9 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .messageCreation(let value): try value.encode(to: encoder)
@@ -3096,15 +3494,14 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject`.
 public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
+    /// The `message_creation` member.
     public var messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation?
 
-    /// Creates a `RunStepDeltaStepDetailsMessageCreationObject`.
+    /// Creates a new `RunStepDeltaStepDetailsMessageCreationObject`.
     ///
     /// - Parameters:
     ///   - messageCreation: The `message_creation` member.
-    public init(
-        messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation? = nil
-    ) {
+    public init(messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation? = nil) {
         self.messageCreation = messageCreation
     }
 
@@ -3113,30 +3510,37 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `RunStepDeltaStepDetailsMessageCreationObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("message_creation", forKey: .type)
         self.messageCreation = try container.decodeIfPresent(RunStepDeltaStepDetailsMessageCreationObject.MessageCreation.self, forKey: .messageCreation)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message_creation", forKey: .type)
         try container.encodeIfPresent(self.messageCreation, forKey: .messageCreation)
     }
 
+    /// The `message_creation` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject/properties/message_creation`.
     public struct MessageCreation: Codable, Hashable, Sendable {
         /// The ID of the message that was created by this run step.
         public var messageID: Swift.String?
 
-        /// Creates a `MessageCreation`.
+        /// Creates a new `MessageCreation`.
         ///
         /// - Parameters:
         ///   - messageID: The ID of the message that was created by this run step.
-        public init(
-            messageID: Swift.String? = nil
-        ) {
+        public init(messageID: Swift.String? = nil) {
             self.messageID = messageID
         }
 
@@ -3144,11 +3548,18 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
             case messageID = "message_id"
         }
 
+        /// Decodes a `MessageCreation` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.messageID = try container.decodeIfPresent(Swift.String.self, forKey: .messageID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.messageID, forKey: .messageID)
@@ -3167,7 +3578,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
     /// The Code Interpreter tool call definition.
     public var codeInterpreter: RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter?
 
-    /// Creates a `RunStepDeltaStepDetailsToolCallsCodeObject`.
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the tool call in the tool calls array.
@@ -3190,6 +3601,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
         case type
     }
 
+    /// Decodes a `RunStepDeltaStepDetailsToolCallsCodeObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("code_interpreter", forKey: .type)
@@ -3198,6 +3613,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
         self.codeInterpreter = try container.decodeIfPresent(RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.self, forKey: .codeInterpreter)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("code_interpreter", forKey: .type)
@@ -3215,7 +3633,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
         /// The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
         public var outputs: [RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output]?
 
-        /// Creates a `CodeInterpreter`.
+        /// Creates a new `CodeInterpreter`.
         ///
         /// - Parameters:
         ///   - input: The input to the Code Interpreter tool call.
@@ -3233,18 +3651,27 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
             case outputs
         }
 
+        /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.input = try container.decodeIfPresent(Swift.String.self, forKey: .input)
             self.outputs = try container.decodeIfPresent([RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, forKey: .outputs)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.input, forKey: .input)
             try container.encodeIfPresent(self.outputs, forKey: .outputs)
         }
 
+        /// The `items` schema.
+        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
@@ -3256,6 +3683,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
                     case "logs":
@@ -3267,6 +3697,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
                 }
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .logs(let value): try value.encode(to: encoder)
@@ -3284,9 +3717,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
 public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, Sendable {
     /// The index of the output in the outputs array.
     public var index: Swift.Int
+    /// The `image` member.
     public var image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue?
 
-    /// Creates a `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the output in the outputs array.
@@ -3305,6 +3739,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
         case type
     }
 
+    /// Decodes a `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image", forKey: .type)
@@ -3312,6 +3750,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
         self.image = try container.decodeIfPresent(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue.self, forKey: .image)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image", forKey: .type)
@@ -3319,18 +3760,18 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
         try container.encodeIfPresent(self.image, forKey: .image)
     }
 
+    /// The `image` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject/properties/image`.
     public struct ImageValue: Codable, Hashable, Sendable {
         /// The [file](/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String?
 
-        /// Creates a `ImageValue`.
+        /// Creates a new `ImageValue`.
         ///
         /// - Parameters:
         ///   - fileID: The [file](/docs/api-reference/files) ID of the image.
-        public init(
-            fileID: Swift.String? = nil
-        ) {
+        public init(fileID: Swift.String? = nil) {
             self.fileID = fileID
         }
 
@@ -3338,11 +3779,18 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
             case fileID = "file_id"
         }
 
+        /// Decodes a `ImageValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.fileID, forKey: .fileID)
@@ -3359,7 +3807,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Has
     /// The text output from the Code Interpreter tool call.
     public var logs: Swift.String?
 
-    /// Creates a `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the output in the outputs array.
@@ -3378,6 +3826,10 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Has
         case type
     }
 
+    /// Decodes a `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("logs", forKey: .type)
@@ -3385,6 +3837,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Has
         self.logs = try container.decodeIfPresent(Swift.String.self, forKey: .logs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("logs", forKey: .type)
@@ -3404,16 +3859,16 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Hashabl
     /// For now, this is always going to be an empty object.
     public var fileSearch: [Swift.String: JSONValue]
 
-    /// Creates a `RunStepDeltaStepDetailsToolCallsFileSearchObject`.
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsFileSearchObject`.
     ///
     /// - Parameters:
     ///   - index: The index of the tool call in the tool calls array.
-    ///   - id: The ID of the tool call object.
     ///   - fileSearch: For now, this is always going to be an empty object.
+    ///   - id: The ID of the tool call object.
     public init(
         index: Swift.Int,
-        id: Swift.String? = nil,
-        fileSearch: [Swift.String: JSONValue]
+        fileSearch: [Swift.String: JSONValue],
+        id: Swift.String? = nil
     ) {
         self.index = index
         self.id = id
@@ -3427,6 +3882,10 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Hashabl
         case type
     }
 
+    /// Decodes a `RunStepDeltaStepDetailsToolCallsFileSearchObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_search", forKey: .type)
@@ -3435,481 +3894,14 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Hashabl
         self.fileSearch = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .fileSearch) ?? [:]
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_search", forKey: .type)
         try container.encode(self.index, forKey: .index)
         try container.encodeIfPresent(self.id, forKey: .id)
         try container.encode(self.fileSearch, forKey: .fileSearch)
-    }
-}
-
-/// Function tool call
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject`.
-public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable {
-    /// The index of the tool call in the tool calls array.
-    public var index: Swift.Int
-    /// The ID of the tool call object.
-    public var id: Swift.String?
-    /// The definition of the function that was called.
-    public var function: RunStepDeltaStepDetailsToolCallsFunctionObject.Function?
-
-    /// Creates a `RunStepDeltaStepDetailsToolCallsFunctionObject`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the tool call in the tool calls array.
-    ///   - id: The ID of the tool call object.
-    ///   - function: The definition of the function that was called.
-    public init(
-        index: Swift.Int,
-        id: Swift.String? = nil,
-        function: RunStepDeltaStepDetailsToolCallsFunctionObject.Function? = nil
-    ) {
-        self.index = index
-        self.id = id
-        self.function = function
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case index
-        case id
-        case function
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.function = try container.decodeIfPresent(RunStepDeltaStepDetailsToolCallsFunctionObject.Function.self, forKey: .function)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function", forKey: .type)
-        try container.encode(self.index, forKey: .index)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.function, forKey: .function)
-    }
-
-    /// The definition of the function that was called.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject/properties/function`.
-    public struct Function: Codable, Hashable, Sendable {
-        /// The name of the function.
-        public var name: Swift.String?
-        /// The arguments passed to the function.
-        public var arguments: Swift.String?
-        public var output: Swift.String?
-
-        /// Creates a `Function`.
-        ///
-        /// - Parameters:
-        ///   - name: The name of the function.
-        ///   - arguments: The arguments passed to the function.
-        ///   - output: The `output` member.
-        public init(
-            name: Swift.String? = nil,
-            arguments: Swift.String? = nil,
-            output: Swift.String? = nil
-        ) {
-            self.name = name
-            self.arguments = arguments
-            self.output = output
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case name
-            case arguments
-            case output
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.arguments = try container.decodeIfPresent(Swift.String.self, forKey: .arguments)
-            self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.name, forKey: .name)
-            try container.encodeIfPresent(self.arguments, forKey: .arguments)
-            try container.encodeIfPresent(self.output, forKey: .output)
-        }
-    }
-}
-
-/// Details of the tool call.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject`.
-public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendable {
-    /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
-    public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
-
-    /// Creates a `RunStepDeltaStepDetailsToolCallsObject`.
-    ///
-    /// - Parameters:
-    ///   - toolCalls: An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
-    public init(
-        toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]? = nil
-    ) {
-        self.toolCalls = toolCalls
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case toolCalls = "tool_calls"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_calls", forKey: .type)
-        self.toolCalls = try container.decodeIfPresent([RunStepDeltaStepDetailsToolCallsObject.ToolCall].self, forKey: .toolCalls)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_calls", forKey: .type)
-        try container.encodeIfPresent(self.toolCalls, forKey: .toolCalls)
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
-    public enum ToolCall: Codable, Hashable, Sendable {
-        /// Details of the Code Interpreter tool call the run step was involved in. (type: `code_interpreter`)
-        case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
-        /// type: `file_search`
-        case fileSearch(RunStepDeltaStepDetailsToolCallsFileSearchObject)
-        /// type: `function`
-        case function(RunStepDeltaStepDetailsToolCallsFunctionObject)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try RunStepDeltaStepDetailsToolCallsCodeObject(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try RunStepDeltaStepDetailsToolCallsFileSearchObject(from: decoder))
-                case "function":
-                    self = .function(try RunStepDeltaStepDetailsToolCallsFunctionObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepStreamEvent`.
-public enum RunStepStreamEvent: Codable, Hashable, Sendable {
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is created. (event: `thread.run.step.created`)
-    case threadRunStepCreated(RunStepStreamEvent.ThreadRunStepCreated)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) moves to an `in_progress` state. (event: `thread.run.step.in_progress`)
-    case threadRunStepInProgress(RunStepStreamEvent.ThreadRunStepInProgress)
-    /// Occurs when parts of a [run step](/docs/api-reference/run-steps/step-object) are being streamed. (event: `thread.run.step.delta`)
-    case threadRunStepDelta(RunStepStreamEvent.ThreadRunStepDelta)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is completed. (event: `thread.run.step.completed`)
-    case threadRunStepCompleted(RunStepStreamEvent.ThreadRunStepCompleted)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) fails. (event: `thread.run.step.failed`)
-    case threadRunStepFailed(RunStepStreamEvent.ThreadRunStepFailed)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is cancelled. (event: `thread.run.step.cancelled`)
-    case threadRunStepCancelled(RunStepStreamEvent.ThreadRunStepCancelled)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) expires. (event: `thread.run.step.expired`)
-    case threadRunStepExpired(RunStepStreamEvent.ThreadRunStepExpired)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("event") {
-            case "thread.run.step.created":
-                self = .threadRunStepCreated(try RunStepStreamEvent.ThreadRunStepCreated(from: decoder))
-            case "thread.run.step.in_progress":
-                self = .threadRunStepInProgress(try RunStepStreamEvent.ThreadRunStepInProgress(from: decoder))
-            case "thread.run.step.delta":
-                self = .threadRunStepDelta(try RunStepStreamEvent.ThreadRunStepDelta(from: decoder))
-            case "thread.run.step.completed":
-                self = .threadRunStepCompleted(try RunStepStreamEvent.ThreadRunStepCompleted(from: decoder))
-            case "thread.run.step.failed":
-                self = .threadRunStepFailed(try RunStepStreamEvent.ThreadRunStepFailed(from: decoder))
-            case "thread.run.step.cancelled":
-                self = .threadRunStepCancelled(try RunStepStreamEvent.ThreadRunStepCancelled(from: decoder))
-            case "thread.run.step.expired":
-                self = .threadRunStepExpired(try RunStepStreamEvent.ThreadRunStepExpired(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .threadRunStepCreated(let value): try value.encode(to: encoder)
-            case .threadRunStepInProgress(let value): try value.encode(to: encoder)
-            case .threadRunStepDelta(let value): try value.encode(to: encoder)
-            case .threadRunStepCompleted(let value): try value.encode(to: encoder)
-            case .threadRunStepFailed(let value): try value.encode(to: encoder)
-            case .threadRunStepCancelled(let value): try value.encode(to: encoder)
-            case .threadRunStepExpired(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is created.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/0`.
-    public struct ThreadRunStepCreated: Codable, Hashable, Sendable {
-        /// Represents a step in execution of a run.
-        public var data: RunStepObject
-
-        /// Creates a `ThreadRunStepCreated`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a step in execution of a run.
-        public init(
-            data: RunStepObject
-        ) {
-            self.data = data
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case data
-            case event
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.created", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("thread.run.step.created", forKey: .event)
-            try container.encode(self.data, forKey: .data)
-        }
-    }
-
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) moves to an `in_progress` state.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/1`.
-    public struct ThreadRunStepInProgress: Codable, Hashable, Sendable {
-        /// Represents a step in execution of a run.
-        public var data: RunStepObject
-
-        /// Creates a `ThreadRunStepInProgress`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a step in execution of a run.
-        public init(
-            data: RunStepObject
-        ) {
-            self.data = data
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case data
-            case event
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.in_progress", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("thread.run.step.in_progress", forKey: .event)
-            try container.encode(self.data, forKey: .data)
-        }
-    }
-
-    /// Occurs when parts of a [run step](/docs/api-reference/run-steps/step-object) are being streamed.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/2`.
-    public struct ThreadRunStepDelta: Codable, Hashable, Sendable {
-        /// Represents a run step delta i.e. any changed fields on a run step during streaming.
-        public var data: RunStepDeltaObject
-
-        /// Creates a `ThreadRunStepDelta`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a run step delta i.e. any changed fields on a run step during streaming.
-        public init(
-            data: RunStepDeltaObject
-        ) {
-            self.data = data
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case data
-            case event
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.delta", forKey: .event)
-            self.data = try container.decode(RunStepDeltaObject.self, forKey: .data)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("thread.run.step.delta", forKey: .event)
-            try container.encode(self.data, forKey: .data)
-        }
-    }
-
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is completed.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/3`.
-    public struct ThreadRunStepCompleted: Codable, Hashable, Sendable {
-        /// Represents a step in execution of a run.
-        public var data: RunStepObject
-
-        /// Creates a `ThreadRunStepCompleted`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a step in execution of a run.
-        public init(
-            data: RunStepObject
-        ) {
-            self.data = data
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case data
-            case event
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.completed", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("thread.run.step.completed", forKey: .event)
-            try container.encode(self.data, forKey: .data)
-        }
-    }
-
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) fails.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/4`.
-    public struct ThreadRunStepFailed: Codable, Hashable, Sendable {
-        /// Represents a step in execution of a run.
-        public var data: RunStepObject
-
-        /// Creates a `ThreadRunStepFailed`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a step in execution of a run.
-        public init(
-            data: RunStepObject
-        ) {
-            self.data = data
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case data
-            case event
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.failed", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("thread.run.step.failed", forKey: .event)
-            try container.encode(self.data, forKey: .data)
-        }
-    }
-
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is cancelled.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/5`.
-    public struct ThreadRunStepCancelled: Codable, Hashable, Sendable {
-        /// Represents a step in execution of a run.
-        public var data: RunStepObject
-
-        /// Creates a `ThreadRunStepCancelled`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a step in execution of a run.
-        public init(
-            data: RunStepObject
-        ) {
-            self.data = data
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case data
-            case event
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.cancelled", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("thread.run.step.cancelled", forKey: .event)
-            try container.encode(self.data, forKey: .data)
-        }
-    }
-
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) expires.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/6`.
-    public struct ThreadRunStepExpired: Codable, Hashable, Sendable {
-        /// Represents a step in execution of a run.
-        public var data: RunStepObject
-
-        /// Creates a `ThreadRunStepExpired`.
-        ///
-        /// - Parameters:
-        ///   - data: Represents a step in execution of a run.
-        public init(
-            data: RunStepObject
-        ) {
-            self.data = data
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case data
-            case event
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.expired", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("thread.run.step.expired", forKey: .event)
-            try container.encode(self.data, forKey: .data)
-        }
     }
 }

@@ -3,6 +3,549 @@
 
 import Foundation
 
+/// Function tool call
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject`.
+public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable {
+    /// The index of the tool call in the tool calls array.
+    public var index: Swift.Int
+    /// The ID of the tool call object.
+    public var id: Swift.String?
+    /// The definition of the function that was called.
+    public var function: RunStepDeltaStepDetailsToolCallsFunctionObject.Function?
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsFunctionObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the tool call in the tool calls array.
+    ///   - id: The ID of the tool call object.
+    ///   - function: The definition of the function that was called.
+    public init(
+        index: Swift.Int,
+        id: Swift.String? = nil,
+        function: RunStepDeltaStepDetailsToolCallsFunctionObject.Function? = nil
+    ) {
+        self.index = index
+        self.id = id
+        self.function = function
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case index
+        case id
+        case function
+        case type
+    }
+
+    /// Decodes a `RunStepDeltaStepDetailsToolCallsFunctionObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("function", forKey: .type)
+        self.index = try container.decode(Swift.Int.self, forKey: .index)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.function = try container.decodeIfPresent(RunStepDeltaStepDetailsToolCallsFunctionObject.Function.self, forKey: .function)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function", forKey: .type)
+        try container.encode(self.index, forKey: .index)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.function, forKey: .function)
+    }
+
+    /// The definition of the function that was called.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject/properties/function`.
+    public struct Function: Codable, Hashable, Sendable {
+        /// The name of the function.
+        public var name: Swift.String?
+        /// The arguments passed to the function.
+        public var arguments: Swift.String?
+        /// The `output` member.
+        public var output: Swift.String?
+
+        /// Creates a new `Function`.
+        ///
+        /// - Parameters:
+        ///   - name: The name of the function.
+        ///   - arguments: The arguments passed to the function.
+        ///   - output: The `output` member.
+        public init(
+            name: Swift.String? = nil,
+            arguments: Swift.String? = nil,
+            output: Swift.String? = nil
+        ) {
+            self.name = name
+            self.arguments = arguments
+            self.output = output
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case name
+            case arguments
+            case output
+        }
+
+        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+            self.arguments = try container.decodeIfPresent(Swift.String.self, forKey: .arguments)
+            self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.name, forKey: .name)
+            try container.encodeIfPresent(self.arguments, forKey: .arguments)
+            try container.encodeIfPresent(self.output, forKey: .output)
+        }
+    }
+}
+
+/// Details of the tool call.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject`.
+public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendable {
+    /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
+    public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsObject`.
+    ///
+    /// - Parameters:
+    ///   - toolCalls: An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
+    public init(toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]? = nil) {
+        self.toolCalls = toolCalls
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case toolCalls = "tool_calls"
+        case type
+    }
+
+    /// Decodes a `RunStepDeltaStepDetailsToolCallsObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("tool_calls", forKey: .type)
+        self.toolCalls = try container.decodeIfPresent([RunStepDeltaStepDetailsToolCallsObject.ToolCall].self, forKey: .toolCalls)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("tool_calls", forKey: .type)
+        try container.encodeIfPresent(self.toolCalls, forKey: .toolCalls)
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
+    public enum ToolCall: Codable, Hashable, Sendable {
+        /// Details of the Code Interpreter tool call the run step was involved in. (type: `code_interpreter`)
+        case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
+        /// type: `file_search`
+        case fileSearch(RunStepDeltaStepDetailsToolCallsFileSearchObject)
+        /// type: `function`
+        case function(RunStepDeltaStepDetailsToolCallsFunctionObject)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "code_interpreter":
+                    self = .codeInterpreter(try RunStepDeltaStepDetailsToolCallsCodeObject(from: decoder))
+                case "file_search":
+                    self = .fileSearch(try RunStepDeltaStepDetailsToolCallsFileSearchObject(from: decoder))
+                case "function":
+                    self = .function(try RunStepDeltaStepDetailsToolCallsFunctionObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .codeInterpreter(let value): try value.encode(to: encoder)
+                case .fileSearch(let value): try value.encode(to: encoder)
+                case .function(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `RunStepStreamEvent` schema.
+///
+/// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepStreamEvent`.
+public enum RunStepStreamEvent: Codable, Hashable, Sendable {
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is created. (event: `thread.run.step.created`)
+    case threadRunStepCreated(RunStepStreamEvent.ThreadRunStepCreated)
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) moves to an `in_progress` state. (event: `thread.run.step.in_progress`)
+    case threadRunStepInProgress(RunStepStreamEvent.ThreadRunStepInProgress)
+    /// Occurs when parts of a [run step](/docs/api-reference/run-steps/step-object) are being streamed. (event: `thread.run.step.delta`)
+    case threadRunStepDelta(RunStepStreamEvent.ThreadRunStepDelta)
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is completed. (event: `thread.run.step.completed`)
+    case threadRunStepCompleted(RunStepStreamEvent.ThreadRunStepCompleted)
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) fails. (event: `thread.run.step.failed`)
+    case threadRunStepFailed(RunStepStreamEvent.ThreadRunStepFailed)
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is cancelled. (event: `thread.run.step.cancelled`)
+    case threadRunStepCancelled(RunStepStreamEvent.ThreadRunStepCancelled)
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) expires. (event: `thread.run.step.expired`)
+    case threadRunStepExpired(RunStepStreamEvent.ThreadRunStepExpired)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("event") {
+            case "thread.run.step.created":
+                self = .threadRunStepCreated(try RunStepStreamEvent.ThreadRunStepCreated(from: decoder))
+            case "thread.run.step.in_progress":
+                self = .threadRunStepInProgress(try RunStepStreamEvent.ThreadRunStepInProgress(from: decoder))
+            case "thread.run.step.delta":
+                self = .threadRunStepDelta(try RunStepStreamEvent.ThreadRunStepDelta(from: decoder))
+            case "thread.run.step.completed":
+                self = .threadRunStepCompleted(try RunStepStreamEvent.ThreadRunStepCompleted(from: decoder))
+            case "thread.run.step.failed":
+                self = .threadRunStepFailed(try RunStepStreamEvent.ThreadRunStepFailed(from: decoder))
+            case "thread.run.step.cancelled":
+                self = .threadRunStepCancelled(try RunStepStreamEvent.ThreadRunStepCancelled(from: decoder))
+            case "thread.run.step.expired":
+                self = .threadRunStepExpired(try RunStepStreamEvent.ThreadRunStepExpired(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .threadRunStepCreated(let value): try value.encode(to: encoder)
+            case .threadRunStepInProgress(let value): try value.encode(to: encoder)
+            case .threadRunStepDelta(let value): try value.encode(to: encoder)
+            case .threadRunStepCompleted(let value): try value.encode(to: encoder)
+            case .threadRunStepFailed(let value): try value.encode(to: encoder)
+            case .threadRunStepCancelled(let value): try value.encode(to: encoder)
+            case .threadRunStepExpired(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is created.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/0`.
+    public struct ThreadRunStepCreated: Codable, Hashable, Sendable {
+        /// Represents a step in execution of a run.
+        public var data: RunStepObject
+
+        /// Creates a new `ThreadRunStepCreated`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a step in execution of a run.
+        public init(data: RunStepObject) {
+            self.data = data
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case data
+            case event
+        }
+
+        /// Decodes a `ThreadRunStepCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstant("thread.run.step.created", forKey: .event)
+            self.data = try container.decode(RunStepObject.self, forKey: .data)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("thread.run.step.created", forKey: .event)
+            try container.encode(self.data, forKey: .data)
+        }
+    }
+
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) moves to an `in_progress` state.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/1`.
+    public struct ThreadRunStepInProgress: Codable, Hashable, Sendable {
+        /// Represents a step in execution of a run.
+        public var data: RunStepObject
+
+        /// Creates a new `ThreadRunStepInProgress`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a step in execution of a run.
+        public init(data: RunStepObject) {
+            self.data = data
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case data
+            case event
+        }
+
+        /// Decodes a `ThreadRunStepInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstant("thread.run.step.in_progress", forKey: .event)
+            self.data = try container.decode(RunStepObject.self, forKey: .data)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("thread.run.step.in_progress", forKey: .event)
+            try container.encode(self.data, forKey: .data)
+        }
+    }
+
+    /// Occurs when parts of a [run step](/docs/api-reference/run-steps/step-object) are being streamed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/2`.
+    public struct ThreadRunStepDelta: Codable, Hashable, Sendable {
+        /// Represents a run step delta i.e. any changed fields on a run step during streaming.
+        public var data: RunStepDeltaObject
+
+        /// Creates a new `ThreadRunStepDelta`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a run step delta i.e. any changed fields on a run step during streaming.
+        public init(data: RunStepDeltaObject) {
+            self.data = data
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case data
+            case event
+        }
+
+        /// Decodes a `ThreadRunStepDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstant("thread.run.step.delta", forKey: .event)
+            self.data = try container.decode(RunStepDeltaObject.self, forKey: .data)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("thread.run.step.delta", forKey: .event)
+            try container.encode(self.data, forKey: .data)
+        }
+    }
+
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is completed.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/3`.
+    public struct ThreadRunStepCompleted: Codable, Hashable, Sendable {
+        /// Represents a step in execution of a run.
+        public var data: RunStepObject
+
+        /// Creates a new `ThreadRunStepCompleted`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a step in execution of a run.
+        public init(data: RunStepObject) {
+            self.data = data
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case data
+            case event
+        }
+
+        /// Decodes a `ThreadRunStepCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstant("thread.run.step.completed", forKey: .event)
+            self.data = try container.decode(RunStepObject.self, forKey: .data)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("thread.run.step.completed", forKey: .event)
+            try container.encode(self.data, forKey: .data)
+        }
+    }
+
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) fails.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/4`.
+    public struct ThreadRunStepFailed: Codable, Hashable, Sendable {
+        /// Represents a step in execution of a run.
+        public var data: RunStepObject
+
+        /// Creates a new `ThreadRunStepFailed`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a step in execution of a run.
+        public init(data: RunStepObject) {
+            self.data = data
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case data
+            case event
+        }
+
+        /// Decodes a `ThreadRunStepFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstant("thread.run.step.failed", forKey: .event)
+            self.data = try container.decode(RunStepObject.self, forKey: .data)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("thread.run.step.failed", forKey: .event)
+            try container.encode(self.data, forKey: .data)
+        }
+    }
+
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is cancelled.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/5`.
+    public struct ThreadRunStepCancelled: Codable, Hashable, Sendable {
+        /// Represents a step in execution of a run.
+        public var data: RunStepObject
+
+        /// Creates a new `ThreadRunStepCancelled`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a step in execution of a run.
+        public init(data: RunStepObject) {
+            self.data = data
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case data
+            case event
+        }
+
+        /// Decodes a `ThreadRunStepCancelled` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstant("thread.run.step.cancelled", forKey: .event)
+            self.data = try container.decode(RunStepObject.self, forKey: .data)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("thread.run.step.cancelled", forKey: .event)
+            try container.encode(self.data, forKey: .data)
+        }
+    }
+
+    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) expires.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/6`.
+    public struct ThreadRunStepExpired: Codable, Hashable, Sendable {
+        /// Represents a step in execution of a run.
+        public var data: RunStepObject
+
+        /// Creates a new `ThreadRunStepExpired`.
+        ///
+        /// - Parameters:
+        ///   - data: Represents a step in execution of a run.
+        public init(data: RunStepObject) {
+            self.data = data
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case data
+            case event
+        }
+
+        /// Decodes a `ThreadRunStepExpired` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstant("thread.run.step.expired", forKey: .event)
+            self.data = try container.decode(RunStepObject.self, forKey: .data)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("thread.run.step.expired", forKey: .event)
+            try container.encode(self.data, forKey: .data)
+        }
+    }
+}
+
+/// The `RunStreamEvent` schema.
+///
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStreamEvent`.
@@ -30,6 +573,9 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("event") {
             case "thread.run.created":
@@ -57,6 +603,9 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .threadRunCreated(let value): try value.encode(to: encoder)
@@ -80,13 +629,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunCreated`.
+        /// Creates a new `ThreadRunCreated`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -95,12 +642,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.created", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.created", forKey: .event)
@@ -115,13 +669,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunQueued`.
+        /// Creates a new `ThreadRunQueued`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -130,12 +682,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunQueued` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.queued", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.queued", forKey: .event)
@@ -150,13 +709,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunInProgress`.
+        /// Creates a new `ThreadRunInProgress`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -165,12 +722,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.in_progress", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.in_progress", forKey: .event)
@@ -185,13 +749,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunRequiresAction`.
+        /// Creates a new `ThreadRunRequiresAction`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -200,12 +762,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunRequiresAction` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.requires_action", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.requires_action", forKey: .event)
@@ -220,13 +789,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunCompleted`.
+        /// Creates a new `ThreadRunCompleted`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -235,12 +802,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.completed", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.completed", forKey: .event)
@@ -255,13 +829,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunIncomplete`.
+        /// Creates a new `ThreadRunIncomplete`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -270,12 +842,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunIncomplete` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.incomplete", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.incomplete", forKey: .event)
@@ -290,13 +869,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunFailed`.
+        /// Creates a new `ThreadRunFailed`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -305,12 +882,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.failed", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.failed", forKey: .event)
@@ -325,13 +909,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunCancelling`.
+        /// Creates a new `ThreadRunCancelling`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -340,12 +922,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunCancelling` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.cancelling", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.cancelling", forKey: .event)
@@ -360,13 +949,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunCancelled`.
+        /// Creates a new `ThreadRunCancelled`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -375,12 +962,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunCancelled` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.cancelled", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.cancelled", forKey: .event)
@@ -395,13 +989,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
 
-        /// Creates a `ThreadRunExpired`.
+        /// Creates a new `ThreadRunExpired`.
         ///
         /// - Parameters:
         ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
-        public init(
-            data: RunObject
-        ) {
+        public init(data: RunObject) {
             self.data = data
         }
 
@@ -410,12 +1002,19 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
+        /// Decodes a `ThreadRunExpired` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("thread.run.expired", forKey: .event)
             self.data = try container.decode(RunObject.self, forKey: .data)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("thread.run.expired", forKey: .event)
@@ -433,14 +1032,14 @@ public struct ThreadStreamEvent: Codable, Hashable, Sendable {
     /// Represents a thread that contains [messages](/docs/api-reference/messages).
     public var data: ThreadObject
 
-    /// Creates a `ThreadStreamEvent`.
+    /// Creates a new `ThreadStreamEvent`.
     ///
     /// - Parameters:
-    ///   - enabled: Whether to enable input audio transcription.
     ///   - data: Represents a thread that contains [messages](/docs/api-reference/messages).
+    ///   - enabled: Whether to enable input audio transcription.
     public init(
-        enabled: Swift.Bool? = nil,
-        data: ThreadObject
+        data: ThreadObject,
+        enabled: Swift.Bool? = nil
     ) {
         self.enabled = enabled
         self.data = data
@@ -452,6 +1051,10 @@ public struct ThreadStreamEvent: Codable, Hashable, Sendable {
         case event
     }
 
+    /// Decodes a `ThreadStreamEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("thread.created", forKey: .event)
@@ -459,6 +1062,9 @@ public struct ThreadStreamEvent: Codable, Hashable, Sendable {
         self.data = try container.decode(ThreadObject.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("thread.created", forKey: .event)
@@ -485,6 +1091,9 @@ public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, Expressi
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
@@ -497,6 +1106,9 @@ public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, Expressi
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -506,6 +1118,8 @@ public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, Expressi
     }
 }
 
+/// The `FileCitationParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/FileCitationParam`.
 public struct FileCitationParam: Codable, Hashable, Sendable {
     /// The index of the file in the list of files.
@@ -515,7 +1129,7 @@ public struct FileCitationParam: Codable, Hashable, Sendable {
     /// The filename of the file cited.
     public var filename: Swift.String
 
-    /// Creates a `FileCitationParam`.
+    /// Creates a new `FileCitationParam`.
     ///
     /// - Parameters:
     ///   - index: The index of the file in the list of files.
@@ -538,6 +1152,10 @@ public struct FileCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FileCitationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_citation", forKey: .type)
@@ -546,6 +1164,9 @@ public struct FileCitationParam: Codable, Hashable, Sendable {
         self.filename = try container.decode(Swift.String.self, forKey: .filename)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_citation", forKey: .type)
@@ -555,6 +1176,8 @@ public struct FileCitationParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `UrlCitationParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UrlCitationParam`.
 public struct URLCitationParam: Codable, Hashable, Sendable {
     /// The index of the first character of the citation in the message.
@@ -566,7 +1189,7 @@ public struct URLCitationParam: Codable, Hashable, Sendable {
     /// The title of the cited resource.
     public var title: Swift.String
 
-    /// Creates a `URLCitationParam`.
+    /// Creates a new `URLCitationParam`.
     ///
     /// - Parameters:
     ///   - startIndex: The index of the first character of the citation in the message.
@@ -593,6 +1216,10 @@ public struct URLCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `URLCitationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("url_citation", forKey: .type)
@@ -602,6 +1229,9 @@ public struct URLCitationParam: Codable, Hashable, Sendable {
         self.title = try container.decode(Swift.String.self, forKey: .title)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("url_citation", forKey: .type)
@@ -612,6 +1242,8 @@ public struct URLCitationParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ContainerFileCitationParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationParam`.
 public struct ContainerFileCitationParam: Codable, Hashable, Sendable {
     /// The index of the first character of the citation in the message.
@@ -625,7 +1257,7 @@ public struct ContainerFileCitationParam: Codable, Hashable, Sendable {
     /// The filename of the container file cited.
     public var filename: Swift.String
 
-    /// Creates a `ContainerFileCitationParam`.
+    /// Creates a new `ContainerFileCitationParam`.
     ///
     /// - Parameters:
     ///   - startIndex: The index of the first character of the citation in the message.
@@ -656,6 +1288,10 @@ public struct ContainerFileCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ContainerFileCitationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("container_file_citation", forKey: .type)
@@ -666,6 +1302,9 @@ public struct ContainerFileCitationParam: Codable, Hashable, Sendable {
         self.filename = try container.decode(Swift.String.self, forKey: .filename)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("container_file_citation", forKey: .type)
@@ -677,36 +1316,48 @@ public struct ContainerFileCitationParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `SpendLimitCurrency` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendLimitCurrency`.
 public struct SpendLimitCurrency: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `USD`
     public static var usd: Self { Self(rawValue: "USD") }
 }
 
+/// The `SpendLimitInterval` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendLimitInterval`.
 public struct SpendLimitInterval: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `month`
     public static var month: Self { Self(rawValue: "month") }
 }
 
+/// The `SpendLimitEnforcementStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendLimitEnforcementStatus`.
 public struct SpendLimitEnforcementStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `inactive`
@@ -723,13 +1374,11 @@ public struct SpendLimitEnforcement: Codable, Hashable, Sendable {
     /// Whether the hard spend limit is currently enforcing.
     public var status: SpendLimitEnforcementStatus
 
-    /// Creates a `SpendLimitEnforcement`.
+    /// Creates a new `SpendLimitEnforcement`.
     ///
     /// - Parameters:
     ///   - status: Whether the hard spend limit is currently enforcing.
-    public init(
-        status: SpendLimitEnforcementStatus
-    ) {
+    public init(status: SpendLimitEnforcementStatus) {
         self.status = status
     }
 
@@ -737,11 +1386,18 @@ public struct SpendLimitEnforcement: Codable, Hashable, Sendable {
         case status
     }
 
+    /// Decodes a `SpendLimitEnforcement` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.status = try container.decode(SpendLimitEnforcementStatus.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.status, forKey: .status)
@@ -761,7 +1417,7 @@ public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable {
     /// The current enforcement state of the hard spend limit.
     public var enforcement: SpendLimitEnforcement
 
-    /// Creates a `OrganizationSpendLimitResource`.
+    /// Creates a new `OrganizationSpendLimitResource`.
     ///
     /// - Parameters:
     ///   - thresholdAmount: The hard spend limit amount, in cents.
@@ -788,6 +1444,10 @@ public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `OrganizationSpendLimitResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.spend_limit", forKey: .object)
@@ -797,6 +1457,9 @@ public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable {
         self.enforcement = try container.decode(SpendLimitEnforcement.self, forKey: .enforcement)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.spend_limit", forKey: .object)
@@ -814,13 +1477,11 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Hashable, Sendable {
     /// The hard spend limit amount, in cents.
     public var thresholdAmount: Swift.Int
 
-    /// Creates a `UpdateOrganizationSpendLimitBody`.
+    /// Creates a new `UpdateOrganizationSpendLimitBody`.
     ///
     /// - Parameters:
     ///   - thresholdAmount: The hard spend limit amount, in cents.
-    public init(
-        thresholdAmount: Swift.Int
-    ) {
+    public init(thresholdAmount: Swift.Int) {
         self.thresholdAmount = thresholdAmount
     }
 
@@ -830,6 +1491,10 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Hashable, Sendable {
         case interval
     }
 
+    /// Decodes a `UpdateOrganizationSpendLimitBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("USD", forKey: .currency)
@@ -837,6 +1502,9 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Hashable, Sendable {
         self.thresholdAmount = try container.decode(Swift.Int.self, forKey: .thresholdAmount)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("USD", forKey: .currency)
@@ -852,13 +1520,11 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Hashable, Sendable
     /// Whether the hard spend limit was deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `OrganizationSpendLimitDeletedResource`.
+    /// Creates a new `OrganizationSpendLimitDeletedResource`.
     ///
     /// - Parameters:
     ///   - deleted: Whether the hard spend limit was deleted.
-    public init(
-        deleted: Swift.Bool
-    ) {
+    public init(deleted: Swift.Bool) {
         self.deleted = deleted
     }
 
@@ -867,12 +1533,19 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Hashable, Sendable
         case object
     }
 
+    /// Decodes a `OrganizationSpendLimitDeletedResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.spend_limit.deleted", forKey: .object)
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.spend_limit.deleted", forKey: .object)
@@ -893,7 +1566,7 @@ public struct ProjectSpendLimitResource: Codable, Hashable, Sendable {
     /// The current enforcement state of the hard spend limit.
     public var enforcement: SpendLimitEnforcement
 
-    /// Creates a `ProjectSpendLimitResource`.
+    /// Creates a new `ProjectSpendLimitResource`.
     ///
     /// - Parameters:
     ///   - thresholdAmount: The hard spend limit amount, in cents.
@@ -920,6 +1593,10 @@ public struct ProjectSpendLimitResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectSpendLimitResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.spend_limit", forKey: .object)
@@ -929,6 +1606,9 @@ public struct ProjectSpendLimitResource: Codable, Hashable, Sendable {
         self.enforcement = try container.decode(SpendLimitEnforcement.self, forKey: .enforcement)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.spend_limit", forKey: .object)
@@ -946,13 +1626,11 @@ public struct UpdateProjectSpendLimitBody: Codable, Hashable, Sendable {
     /// The hard spend limit amount, in cents.
     public var thresholdAmount: Swift.Int
 
-    /// Creates a `UpdateProjectSpendLimitBody`.
+    /// Creates a new `UpdateProjectSpendLimitBody`.
     ///
     /// - Parameters:
     ///   - thresholdAmount: The hard spend limit amount, in cents.
-    public init(
-        thresholdAmount: Swift.Int
-    ) {
+    public init(thresholdAmount: Swift.Int) {
         self.thresholdAmount = thresholdAmount
     }
 
@@ -962,6 +1640,10 @@ public struct UpdateProjectSpendLimitBody: Codable, Hashable, Sendable {
         case interval
     }
 
+    /// Decodes a `UpdateProjectSpendLimitBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("USD", forKey: .currency)
@@ -969,6 +1651,9 @@ public struct UpdateProjectSpendLimitBody: Codable, Hashable, Sendable {
         self.thresholdAmount = try container.decode(Swift.Int.self, forKey: .thresholdAmount)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("USD", forKey: .currency)
@@ -984,13 +1669,11 @@ public struct ProjectSpendLimitDeletedResource: Codable, Hashable, Sendable {
     /// Whether the hard spend limit was deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `ProjectSpendLimitDeletedResource`.
+    /// Creates a new `ProjectSpendLimitDeletedResource`.
     ///
     /// - Parameters:
     ///   - deleted: Whether the hard spend limit was deleted.
-    public init(
-        deleted: Swift.Bool
-    ) {
+    public init(deleted: Swift.Bool) {
         self.deleted = deleted
     }
 
@@ -999,12 +1682,19 @@ public struct ProjectSpendLimitDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectSpendLimitDeletedResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.spend_limit.deleted", forKey: .object)
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.spend_limit.deleted", forKey: .object)
@@ -1021,7 +1711,7 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Hashable, Sendable
     /// API key scopes.
     public var scopes: [Swift.String]?
 
-    /// Creates a `CreateProjectServiceAccountAPIKeyBody`.
+    /// Creates a new `CreateProjectServiceAccountAPIKeyBody`.
     ///
     /// - Parameters:
     ///   - name: API key name.
@@ -1039,12 +1729,19 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Hashable, Sendable
         case scopes
     }
 
+    /// Decodes a `CreateProjectServiceAccountAPIKeyBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         self.scopes = try container.decodeIfPresent([Swift.String].self, forKey: .scopes)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.name, forKey: .name)
@@ -1052,6 +1749,8 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Hashable, Sendable
     }
 }
 
+/// The `ServiceAccountApiKeyBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ServiceAccountApiKeyBody`.
 public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
     /// The unredacted API key value.
@@ -1063,7 +1762,7 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
     /// The identifier of the API key.
     public var id: Swift.String
 
-    /// Creates a `ServiceAccountAPIKeyBody`.
+    /// Creates a new `ServiceAccountAPIKeyBody`.
     ///
     /// - Parameters:
     ///   - value: The unredacted API key value.
@@ -1090,6 +1789,10 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ServiceAccountAPIKeyBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.service_account.api_key", forKey: .object)
@@ -1099,6 +1802,9 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.service_account.api_key", forKey: .object)
@@ -1109,6 +1815,8 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateContentProvenanceBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateContentProvenanceBody`.
 public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The image or audio file to check for supported OpenAI provenance signals.
@@ -1116,13 +1824,11 @@ public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, Multipar
     /// Raw bytes.
     public var file: FileUpload
 
-    /// Creates a `CreateContentProvenanceBody`.
+    /// Creates a new `CreateContentProvenanceBody`.
     ///
     /// - Parameters:
     ///   - file: The image or audio file to check for supported OpenAI provenance signals.
-    public init(
-        file: FileUpload
-    ) {
+    public init(file: FileUpload) {
         self.file = file
     }
 
@@ -1130,11 +1836,18 @@ public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, Multipar
         case file
     }
 
+    /// Decodes a `CreateContentProvenanceBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.file = try container.decode(FileUpload.self, forKey: .file)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.file, forKey: .file)
@@ -1145,24 +1858,32 @@ public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, Multipar
     }
 }
 
+/// The `ProvenanceCheckObject` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ProvenanceCheckObject`.
 public struct ProvenanceCheckObject: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `content_provenance_check`
     public static var contentProvenanceCheck: Self { Self(rawValue: "content_provenance_check") }
 }
 
+/// The `ProvenanceDetectionResultApi` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ProvenanceDetectionResultApi`.
 public struct ProvenanceDetectionResultAPI: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `detected`
@@ -1172,12 +1893,16 @@ public struct ProvenanceDetectionResultAPI: OpenEnum {
     public static var notDetected: Self { Self(rawValue: "not_detected") }
 }
 
+/// The `C2PAValidationStateApi` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/C2PAValidationStateApi`.
 public struct C2PaValidationStateAPI: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `trusted`
@@ -1193,6 +1918,8 @@ public struct C2PaValidationStateAPI: OpenEnum {
     public static var notPresent: Self { Self(rawValue: "not_present") }
 }
 
+/// The `C2PAProvenanceResult` schema.
+///
 /// - Remark: Generated from `#/components/schemas/C2PAProvenanceResult`.
 public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
     /// Whether a supported OpenAI C2PA provenance signal was detected.
@@ -1200,11 +1927,14 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
     public var outcome: ProvenanceDetectionResultAPI
     /// The validation status of the C2PA manifest in the uploaded image.
     public var validationState: C2PaValidationStateAPI
+    /// The `issuer` member.
     public var issuer: Swift.String?
+    /// The `model` member.
     public var model: Swift.String?
+    /// The `generated_at` member.
     public var generatedAt: Swift.String?
 
-    /// Creates a `C2PaProvenanceResult`.
+    /// Creates a new `C2PaProvenanceResult`.
     ///
     /// - Parameters:
     ///   - outcome: Whether a supported OpenAI C2PA provenance signal was detected.
@@ -1235,6 +1965,10 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `C2PaProvenanceResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("c2pa", forKey: .type)
@@ -1245,6 +1979,9 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
         self.generatedAt = try container.decodeIfPresent(Swift.String.self, forKey: .generatedAt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("c2pa", forKey: .type)
@@ -1256,15 +1993,19 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
     }
 }
 
+/// The `SynthIDProvenanceResult` schema.
+///
 /// - Remark: Generated from `#/components/schemas/SynthIDProvenanceResult`.
 public struct SynthIDProvenanceResult: Codable, Hashable, Sendable {
     /// Whether a supported OpenAI SynthID watermark was detected.
     /// If `not_detected`, it means the tool did not find supported signals in the uploaded file. The content could still have been generated by OpenAI if the metadata was stripped or has evidence of tampering, the watermark was degraded, it comes from a legacy generation model, or it was created before provenance signals were available. Content could also still be AI-generated by another company's model, which the tool currently does not detect.
     public var outcome: ProvenanceDetectionResultAPI
+    /// The `model` member.
     public var model: Swift.String?
+    /// The `generated_at` member.
     public var generatedAt: Swift.String?
 
-    /// Creates a `SynthIDProvenanceResult`.
+    /// Creates a new `SynthIDProvenanceResult`.
     ///
     /// - Parameters:
     ///   - outcome: Whether a supported OpenAI SynthID watermark was detected.
@@ -1287,6 +2028,10 @@ public struct SynthIDProvenanceResult: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `SynthIDProvenanceResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("synthid", forKey: .type)
@@ -1295,6 +2040,9 @@ public struct SynthIDProvenanceResult: Codable, Hashable, Sendable {
         self.generatedAt = try container.decodeIfPresent(Swift.String.self, forKey: .generatedAt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("synthid", forKey: .type)
@@ -1304,6 +2052,8 @@ public struct SynthIDProvenanceResult: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProvenanceResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProvenanceResource`.
 public struct ProvenanceResource: Codable, Hashable, Sendable {
     /// The Unix timestamp, in seconds, when the provenance check was created.
@@ -1311,7 +2061,7 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
     /// The provenance results that apply to the uploaded file. Image results include C2PA and SynthID; audio results include SynthID.
     public var results: [ProvenanceResource.ResultValue]
 
-    /// Creates a `ProvenanceResource`.
+    /// Creates a new `ProvenanceResource`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp, in seconds, when the provenance check was created.
@@ -1330,6 +2080,10 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProvenanceResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("content_provenance_check", forKey: .object)
@@ -1337,6 +2091,9 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
         self.results = try container.decodeIfPresent([ProvenanceResource.ResultValue].self, forKey: .results) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("content_provenance_check", forKey: .object)
@@ -1344,6 +2101,8 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
         try container.encode(self.results, forKey: .results)
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ProvenanceResource/properties/results/items`.
@@ -1355,6 +2114,9 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "c2pa":
@@ -1366,6 +2128,9 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .c2pa(let value): try value.encode(to: encoder)
@@ -1376,12 +2141,16 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `TruncationEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/TruncationEnum`.
 public struct TruncationEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `auto`
@@ -1391,12 +2160,16 @@ public struct TruncationEnum: OpenEnum {
     public static var disabled: Self { Self(rawValue: "disabled") }
 }
 
+/// The `PersonalityEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PersonalityEnum`.
 public struct PersonalityEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `friendly`
@@ -1406,13 +2179,21 @@ public struct PersonalityEnum: OpenEnum {
     public static var pragmatic: Self { Self(rawValue: "pragmatic") }
 }
 
+/// The `TokenCountsBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/TokenCountsBody`.
 public struct TokenCountsBody: Codable, Hashable, Sendable {
+    /// The `model` member.
     public var model: Swift.String?
+    /// The `input` member.
     public var input: TokenCountsBody.Input?
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
+    /// The `tools` member.
     public var tools: [Tool]?
+    /// The `text` member.
     public var text: ResponseTextParam?
+    /// The `reasoning` member.
     public var reasoning: Reasoning?
     private var _truncation: TruncationEnum?
     /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
@@ -1421,14 +2202,18 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// The `instructions` member.
     public var instructions: Swift.String?
     /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
     public var personality: PersonalityEnum?
+    /// The `conversation` member.
     public var conversation: ConversationParam?
+    /// The `tool_choice` member.
     public var toolChoice: ToolChoiceParam?
+    /// The `parallel_tool_calls` member.
     public var parallelToolCalls: Swift.Bool?
 
-    /// Creates a `TokenCountsBody`.
+    /// Creates a new `TokenCountsBody`.
     ///
     /// - Parameters:
     ///   - model: The `model` member.
@@ -1486,6 +2271,10 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         case parallelToolCalls = "parallel_tool_calls"
     }
 
+    /// Decodes a `TokenCountsBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
@@ -1502,6 +2291,9 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.model, forKey: .model)
@@ -1534,6 +2326,9 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1546,6 +2341,9 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1560,15 +2358,14 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/TokenCountsResource`.
 public struct TokenCountsResource: Codable, Hashable, Sendable {
+    /// The `input_tokens` member.
     public var inputTokens: Swift.Int
 
-    /// Creates a `TokenCountsResource`.
+    /// Creates a new `TokenCountsResource`.
     ///
     /// - Parameters:
     ///   - inputTokens: The `input_tokens` member.
-    public init(
-        inputTokens: Swift.Int
-    ) {
+    public init(inputTokens: Swift.Int) {
         self.inputTokens = inputTokens
     }
 
@@ -1577,12 +2374,19 @@ public struct TokenCountsResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `TokenCountsResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.input_tokens", forKey: .object)
         self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.input_tokens", forKey: .object)
@@ -1590,12 +2394,16 @@ public struct TokenCountsResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `PromptCacheRetentionEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheRetentionEnum`.
 public struct PromptCacheRetentionEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `in_memory`
@@ -1605,12 +2413,16 @@ public struct PromptCacheRetentionEnum: OpenEnum {
     public static var _24h: Self { Self(rawValue: "24h") }
 }
 
+/// The `ServiceTierEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ServiceTierEnum`.
 public struct ServiceTierEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `auto`
@@ -1629,19 +2441,28 @@ public struct ServiceTierEnum: OpenEnum {
     public static var priority: Self { Self(rawValue: "priority") }
 }
 
+/// The `CompactResponseMethodPublicBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CompactResponseMethodPublicBody`.
 public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
     /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
     public var model: ModelIDsCompaction?
+    /// The `input` member.
     public var input: CompactResponseMethodPublicBody.Input?
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
+    /// The `instructions` member.
     public var instructions: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
+    /// The `prompt_cache_retention` member.
     public var promptCacheRetention: PromptCacheRetentionEnum?
+    /// The `prompt_cache_options` member.
     public var promptCacheOptions: PromptCacheOptionsParam?
+    /// The `service_tier` member.
     public var serviceTier: ServiceTierEnum?
 
-    /// Creates a `CompactResponseMethodPublicBody`.
+    /// Creates a new `CompactResponseMethodPublicBody`.
     ///
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
@@ -1683,6 +2504,10 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         case serviceTier = "service_tier"
     }
 
+    /// Decodes a `CompactResponseMethodPublicBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(ModelIDsCompaction.self, forKey: .model)
@@ -1695,6 +2520,9 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         self.serviceTier = try container.decodeIfPresent(ServiceTierEnum.self, forKey: .serviceTier)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -1723,6 +2551,9 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1735,6 +2566,9 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1810,6 +2644,9 @@ public enum ItemField: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "message":
@@ -1873,6 +2710,9 @@ public enum ItemField: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .message(let value): try value.encode(to: encoder)
@@ -1921,7 +2761,7 @@ public struct CompactResource: Codable, Hashable, Sendable {
     /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
     public var usage: ResponseUsage
 
-    /// Creates a `CompactResource`.
+    /// Creates a new `CompactResource`.
     ///
     /// - Parameters:
     ///   - id: The unique identifier for the compacted response.
@@ -1948,6 +2788,10 @@ public struct CompactResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `CompactResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.compaction", forKey: .object)
@@ -1957,6 +2801,9 @@ public struct CompactResource: Codable, Hashable, Sendable {
         self.usage = try container.decode(ResponseUsage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.compaction", forKey: .object)
@@ -1974,13 +2821,11 @@ public struct ChatkitWorkflowTracing: Codable, Hashable, Sendable {
     /// Indicates whether tracing is enabled.
     public var enabled: Swift.Bool
 
-    /// Creates a `ChatkitWorkflowTracing`.
+    /// Creates a new `ChatkitWorkflowTracing`.
     ///
     /// - Parameters:
     ///   - enabled: Indicates whether tracing is enabled.
-    public init(
-        enabled: Swift.Bool
-    ) {
+    public init(enabled: Swift.Bool) {
         self.enabled = enabled
     }
 
@@ -1988,11 +2833,18 @@ public struct ChatkitWorkflowTracing: Codable, Hashable, Sendable {
         case enabled
     }
 
+    /// Decodes a `ChatkitWorkflowTracing` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.enabled, forKey: .enabled)
@@ -2005,23 +2857,25 @@ public struct ChatkitWorkflowTracing: Codable, Hashable, Sendable {
 public struct ChatkitWorkflow: Codable, Hashable, Sendable {
     /// Identifier of the workflow backing the session.
     public var id: Swift.String
+    /// The `version` member.
     public var version: Swift.String?
+    /// The `state_variables` member.
     public var stateVariables: [Swift.String: ChatkitWorkflow.StateVariablesValue]?
     /// Tracing settings applied to the workflow.
     public var tracing: ChatkitWorkflowTracing
 
-    /// Creates a `ChatkitWorkflow`.
+    /// Creates a new `ChatkitWorkflow`.
     ///
     /// - Parameters:
     ///   - id: Identifier of the workflow backing the session.
+    ///   - tracing: Tracing settings applied to the workflow.
     ///   - version: The `version` member.
     ///   - stateVariables: The `state_variables` member.
-    ///   - tracing: Tracing settings applied to the workflow.
     public init(
         id: Swift.String,
+        tracing: ChatkitWorkflowTracing,
         version: Swift.String? = nil,
-        stateVariables: [Swift.String: ChatkitWorkflow.StateVariablesValue]? = nil,
-        tracing: ChatkitWorkflowTracing
+        stateVariables: [Swift.String: ChatkitWorkflow.StateVariablesValue]? = nil
     ) {
         self.id = id
         self.version = version
@@ -2036,6 +2890,10 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
         case tracing
     }
 
+    /// Decodes a `ChatkitWorkflow` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -2044,6 +2902,9 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
         self.tracing = try container.decode(ChatkitWorkflowTracing.self, forKey: .tracing)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -2052,6 +2913,8 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
         try container.encode(self.tracing, forKey: .tracing)
     }
 
+    /// The `additionalProperties` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatkitWorkflow/properties/state_variables/anyOf/0/additionalProperties`.
@@ -2066,6 +2929,9 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2086,6 +2952,9 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2105,13 +2974,11 @@ public struct ChatSessionRateLimits: Codable, Hashable, Sendable {
     /// Maximum allowed requests per one-minute window.
     public var maxRequestsPer1Minute: Swift.Int
 
-    /// Creates a `ChatSessionRateLimits`.
+    /// Creates a new `ChatSessionRateLimits`.
     ///
     /// - Parameters:
     ///   - maxRequestsPer1Minute: Maximum allowed requests per one-minute window.
-    public init(
-        maxRequestsPer1Minute: Swift.Int
-    ) {
+    public init(maxRequestsPer1Minute: Swift.Int) {
         self.maxRequestsPer1Minute = maxRequestsPer1Minute
     }
 
@@ -2119,23 +2986,34 @@ public struct ChatSessionRateLimits: Codable, Hashable, Sendable {
         case maxRequestsPer1Minute = "max_requests_per_1_minute"
     }
 
+    /// Decodes a `ChatSessionRateLimits` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.maxRequestsPer1Minute = try container.decode(Swift.Int.self, forKey: .maxRequestsPer1Minute)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.maxRequestsPer1Minute, forKey: .maxRequestsPer1Minute)
     }
 }
 
+/// The `ChatSessionStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionStatus`.
 public struct ChatSessionStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `active`
@@ -2155,13 +3033,11 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Hashable, Sendable {
     /// Whether automatic thread titling is enabled.
     public var enabled: Swift.Bool
 
-    /// Creates a `ChatSessionAutomaticThreadTitling`.
+    /// Creates a new `ChatSessionAutomaticThreadTitling`.
     ///
     /// - Parameters:
     ///   - enabled: Whether automatic thread titling is enabled.
-    public init(
-        enabled: Swift.Bool
-    ) {
+    public init(enabled: Swift.Bool) {
         self.enabled = enabled
     }
 
@@ -2169,11 +3045,18 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Hashable, Sendable {
         case enabled
     }
 
+    /// Decodes a `ChatSessionAutomaticThreadTitling` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.enabled, forKey: .enabled)
@@ -2186,10 +3069,12 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Hashable, Sendable {
 public struct ChatSessionFileUpload: Codable, Hashable, Sendable {
     /// Indicates if uploads are enabled for the session.
     public var enabled: Swift.Bool
+    /// The `max_file_size` member.
     public var maxFileSize: Swift.Int?
+    /// The `max_files` member.
     public var maxFiles: Swift.Int?
 
-    /// Creates a `ChatSessionFileUpload`.
+    /// Creates a new `ChatSessionFileUpload`.
     ///
     /// - Parameters:
     ///   - enabled: Indicates if uploads are enabled for the session.
@@ -2211,6 +3096,10 @@ public struct ChatSessionFileUpload: Codable, Hashable, Sendable {
         case maxFiles = "max_files"
     }
 
+    /// Decodes a `ChatSessionFileUpload` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
@@ -2218,6 +3107,9 @@ public struct ChatSessionFileUpload: Codable, Hashable, Sendable {
         self.maxFiles = try container.decodeIfPresent(Swift.Int.self, forKey: .maxFiles)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.enabled, forKey: .enabled)
@@ -2232,9 +3124,10 @@ public struct ChatSessionFileUpload: Codable, Hashable, Sendable {
 public struct ChatSessionHistory: Codable, Hashable, Sendable {
     /// Indicates if chat history is persisted for the session.
     public var enabled: Swift.Bool
+    /// The `recent_threads` member.
     public var recentThreads: Swift.Int?
 
-    /// Creates a `ChatSessionHistory`.
+    /// Creates a new `ChatSessionHistory`.
     ///
     /// - Parameters:
     ///   - enabled: Indicates if chat history is persisted for the session.
@@ -2252,12 +3145,19 @@ public struct ChatSessionHistory: Codable, Hashable, Sendable {
         case recentThreads = "recent_threads"
     }
 
+    /// Decodes a `ChatSessionHistory` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
         self.recentThreads = try container.decodeIfPresent(Swift.Int.self, forKey: .recentThreads)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.enabled, forKey: .enabled)
@@ -2276,7 +3176,7 @@ public struct ChatSessionChatkitConfiguration: Codable, Hashable, Sendable {
     /// History retention configuration.
     public var history: ChatSessionHistory
 
-    /// Creates a `ChatSessionChatkitConfiguration`.
+    /// Creates a new `ChatSessionChatkitConfiguration`.
     ///
     /// - Parameters:
     ///   - automaticThreadTitling: Automatic thread titling preferences.
@@ -2298,6 +3198,10 @@ public struct ChatSessionChatkitConfiguration: Codable, Hashable, Sendable {
         case history
     }
 
+    /// Decodes a `ChatSessionChatkitConfiguration` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.automaticThreadTitling = try container.decode(ChatSessionAutomaticThreadTitling.self, forKey: .automaticThreadTitling)
@@ -2305,6 +3209,9 @@ public struct ChatSessionChatkitConfiguration: Codable, Hashable, Sendable {
         self.history = try container.decode(ChatSessionHistory.self, forKey: .history)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.automaticThreadTitling, forKey: .automaticThreadTitling)
@@ -2336,7 +3243,7 @@ public struct ChatSessionResource: Codable, Hashable, Sendable {
     /// Resolved ChatKit feature configuration for the session.
     public var chatkitConfiguration: ChatSessionChatkitConfiguration
 
-    /// Creates a `ChatSessionResource`.
+    /// Creates a new `ChatSessionResource`.
     ///
     /// - Parameters:
     ///   - id: Identifier for the ChatKit session.
@@ -2383,6 +3290,10 @@ public struct ChatSessionResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ChatSessionResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("chatkit.session", forKey: .object)
@@ -2397,6 +3308,9 @@ public struct ChatSessionResource: Codable, Hashable, Sendable {
         self.chatkitConfiguration = try container.decode(ChatSessionChatkitConfiguration.self, forKey: .chatkitConfiguration)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("chatkit.session", forKey: .object)
@@ -2419,13 +3333,11 @@ public struct WorkflowTracingParam: Codable, Hashable, Sendable {
     /// Whether tracing is enabled during the session. Defaults to true.
     public var enabled: Swift.Bool?
 
-    /// Creates a `WorkflowTracingParam`.
+    /// Creates a new `WorkflowTracingParam`.
     ///
     /// - Parameters:
     ///   - enabled: Whether tracing is enabled during the session. Defaults to true.
-    public init(
-        enabled: Swift.Bool? = nil
-    ) {
+    public init(enabled: Swift.Bool? = nil) {
         self.enabled = enabled
     }
 
@@ -2433,11 +3345,18 @@ public struct WorkflowTracingParam: Codable, Hashable, Sendable {
         case enabled
     }
 
+    /// Decodes a `WorkflowTracingParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.enabled, forKey: .enabled)
@@ -2457,7 +3376,7 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
     /// Optional tracing overrides for the workflow invocation. When omitted, tracing is enabled by default.
     public var tracing: WorkflowTracingParam?
 
-    /// Creates a `WorkflowParam`.
+    /// Creates a new `WorkflowParam`.
     ///
     /// - Parameters:
     ///   - id: Identifier for the workflow invoked by the session.
@@ -2483,6 +3402,10 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
         case tracing
     }
 
+    /// Decodes a `WorkflowParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -2491,6 +3414,9 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
         self.tracing = try container.decodeIfPresent(WorkflowTracingParam.self, forKey: .tracing)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -2499,6 +3425,8 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.tracing, forKey: .tracing)
     }
 
+    /// The `additionalProperties` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/WorkflowParam/properties/state_variables/additionalProperties`.
@@ -2513,6 +3441,9 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2533,6 +3464,9 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2552,13 +3486,11 @@ public struct ExpiresAfterParam: Codable, Hashable, Sendable {
     /// Number of seconds after the anchor when the session expires.
     public var seconds: Swift.Int
 
-    /// Creates a `ExpiresAfterParam`.
+    /// Creates a new `ExpiresAfterParam`.
     ///
     /// - Parameters:
     ///   - seconds: Number of seconds after the anchor when the session expires.
-    public init(
-        seconds: Swift.Int
-    ) {
+    public init(seconds: Swift.Int) {
         self.seconds = seconds
     }
 
@@ -2567,12 +3499,19 @@ public struct ExpiresAfterParam: Codable, Hashable, Sendable {
         case anchor
     }
 
+    /// Decodes a `ExpiresAfterParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("created_at", forKey: .anchor)
         self.seconds = try container.decode(Swift.Int.self, forKey: .seconds)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("created_at", forKey: .anchor)
@@ -2587,13 +3526,11 @@ public struct RateLimitsParam: Codable, Hashable, Sendable {
     /// Maximum number of requests allowed per minute for the session. Defaults to 10.
     public var maxRequestsPer1Minute: Swift.Int?
 
-    /// Creates a `RateLimitsParam`.
+    /// Creates a new `RateLimitsParam`.
     ///
     /// - Parameters:
     ///   - maxRequestsPer1Minute: Maximum number of requests allowed per minute for the session. Defaults to 10.
-    public init(
-        maxRequestsPer1Minute: Swift.Int? = nil
-    ) {
+    public init(maxRequestsPer1Minute: Swift.Int? = nil) {
         self.maxRequestsPer1Minute = maxRequestsPer1Minute
     }
 
@@ -2601,11 +3538,18 @@ public struct RateLimitsParam: Codable, Hashable, Sendable {
         case maxRequestsPer1Minute = "max_requests_per_1_minute"
     }
 
+    /// Decodes a `RateLimitsParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.maxRequestsPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxRequestsPer1Minute)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.maxRequestsPer1Minute, forKey: .maxRequestsPer1Minute)
@@ -2619,13 +3563,11 @@ public struct AutomaticThreadTitlingParam: Codable, Hashable, Sendable {
     /// Enable automatic thread title generation. Defaults to true.
     public var enabled: Swift.Bool?
 
-    /// Creates a `AutomaticThreadTitlingParam`.
+    /// Creates a new `AutomaticThreadTitlingParam`.
     ///
     /// - Parameters:
     ///   - enabled: Enable automatic thread title generation. Defaults to true.
-    public init(
-        enabled: Swift.Bool? = nil
-    ) {
+    public init(enabled: Swift.Bool? = nil) {
         self.enabled = enabled
     }
 
@@ -2633,11 +3575,18 @@ public struct AutomaticThreadTitlingParam: Codable, Hashable, Sendable {
         case enabled
     }
 
+    /// Decodes a `AutomaticThreadTitlingParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.enabled, forKey: .enabled)
@@ -2655,7 +3604,7 @@ public struct FileUploadParam: Codable, Hashable, Sendable {
     /// Maximum number of files that can be uploaded to the session. Defaults to 10.
     public var maxFiles: Swift.Int?
 
-    /// Creates a `FileUploadParam`.
+    /// Creates a new `FileUploadParam`.
     ///
     /// - Parameters:
     ///   - enabled: Enable uploads for this session. Defaults to false.
@@ -2677,6 +3626,10 @@ public struct FileUploadParam: Codable, Hashable, Sendable {
         case maxFiles = "max_files"
     }
 
+    /// Decodes a `FileUploadParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
@@ -2684,6 +3637,9 @@ public struct FileUploadParam: Codable, Hashable, Sendable {
         self.maxFiles = try container.decodeIfPresent(Swift.Int.self, forKey: .maxFiles)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.enabled, forKey: .enabled)
@@ -2701,7 +3657,7 @@ public struct HistoryParam: Codable, Hashable, Sendable {
     /// Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
     public var recentThreads: Swift.Int?
 
-    /// Creates a `HistoryParam`.
+    /// Creates a new `HistoryParam`.
     ///
     /// - Parameters:
     ///   - enabled: Enables chat users to access previous ChatKit threads. Defaults to true.
@@ -2719,12 +3675,19 @@ public struct HistoryParam: Codable, Hashable, Sendable {
         case recentThreads = "recent_threads"
     }
 
+    /// Decodes a `HistoryParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
         self.recentThreads = try container.decodeIfPresent(Swift.Int.self, forKey: .recentThreads)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.enabled, forKey: .enabled)
@@ -2743,7 +3706,7 @@ public struct ChatkitConfigurationParam: Codable, Hashable, Sendable {
     /// Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
     public var history: HistoryParam?
 
-    /// Creates a `ChatkitConfigurationParam`.
+    /// Creates a new `ChatkitConfigurationParam`.
     ///
     /// - Parameters:
     ///   - automaticThreadTitling: Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
@@ -2765,6 +3728,10 @@ public struct ChatkitConfigurationParam: Codable, Hashable, Sendable {
         case history
     }
 
+    /// Decodes a `ChatkitConfigurationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.automaticThreadTitling = try container.decodeIfPresent(AutomaticThreadTitlingParam.self, forKey: .automaticThreadTitling)
@@ -2772,6 +3739,9 @@ public struct ChatkitConfigurationParam: Codable, Hashable, Sendable {
         self.history = try container.decodeIfPresent(HistoryParam.self, forKey: .history)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.automaticThreadTitling, forKey: .automaticThreadTitling)
@@ -2795,7 +3765,7 @@ public struct CreateChatSessionBody: Codable, Hashable, Sendable {
     /// Optional overrides for ChatKit runtime configuration features
     public var chatkitConfiguration: ChatkitConfigurationParam?
 
-    /// Creates a `CreateChatSessionBody`.
+    /// Creates a new `CreateChatSessionBody`.
     ///
     /// - Parameters:
     ///   - workflow: Workflow that powers the session.
@@ -2825,6 +3795,10 @@ public struct CreateChatSessionBody: Codable, Hashable, Sendable {
         case chatkitConfiguration = "chatkit_configuration"
     }
 
+    /// Decodes a `CreateChatSessionBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.workflow = try container.decode(WorkflowParam.self, forKey: .workflow)
@@ -2834,6 +3808,9 @@ public struct CreateChatSessionBody: Codable, Hashable, Sendable {
         self.chatkitConfiguration = try container.decodeIfPresent(ChatkitConfigurationParam.self, forKey: .chatkitConfiguration)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.workflow, forKey: .workflow)
@@ -2851,13 +3828,11 @@ public struct UserMessageInputText: Codable, Hashable, Sendable {
     /// Plain-text content supplied by the user.
     public var text: Swift.String
 
-    /// Creates a `UserMessageInputText`.
+    /// Creates a new `UserMessageInputText`.
     ///
     /// - Parameters:
     ///   - text: Plain-text content supplied by the user.
-    public init(
-        text: Swift.String
-    ) {
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -2866,12 +3841,19 @@ public struct UserMessageInputText: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `UserMessageInputText` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_text", forKey: .type)
@@ -2886,13 +3868,11 @@ public struct UserMessageQuotedText: Codable, Hashable, Sendable {
     /// Quoted text content.
     public var text: Swift.String
 
-    /// Creates a `UserMessageQuotedText`.
+    /// Creates a new `UserMessageQuotedText`.
     ///
     /// - Parameters:
     ///   - text: Quoted text content.
-    public init(
-        text: Swift.String
-    ) {
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -2901,12 +3881,19 @@ public struct UserMessageQuotedText: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `UserMessageQuotedText` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("quoted_text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("quoted_text", forKey: .type)
@@ -2914,12 +3901,16 @@ public struct UserMessageQuotedText: Codable, Hashable, Sendable {
     }
 }
 
+/// The `AttachmentType` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AttachmentType`.
 public struct AttachmentType: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `image`
@@ -2941,9 +3932,10 @@ public struct Attachment: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// MIME type of the attachment.
     public var mimeType: Swift.String
+    /// The `preview_url` member.
     public var previewURL: Swift.String?
 
-    /// Creates a `Attachment`.
+    /// Creates a new `Attachment`.
     ///
     /// - Parameters:
     ///   - type: Attachment discriminator.
@@ -2973,6 +3965,10 @@ public struct Attachment: Codable, Hashable, Sendable {
         case previewURL = "preview_url"
     }
 
+    /// Decodes a `Attachment` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(AttachmentType.self, forKey: .type)
@@ -2982,6 +3978,9 @@ public struct Attachment: Codable, Hashable, Sendable {
         self.previewURL = try container.decodeIfPresent(Swift.String.self, forKey: .previewURL)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -2989,1006 +3988,5 @@ public struct Attachment: Codable, Hashable, Sendable {
         try container.encode(self.name, forKey: .name)
         try container.encode(self.mimeType, forKey: .mimeType)
         try container.encode(self.previewURL, forKey: .previewURL)
-    }
-}
-
-/// Tool selection that the assistant should honor when executing the item.
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoice`.
-public struct ToolChoice: Codable, Hashable, Sendable {
-    /// Identifier of the requested tool.
-    public var id: Swift.String
-
-    /// Creates a `ToolChoice`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier of the requested tool.
-    public init(
-        id: Swift.String
-    ) {
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
-/// Model and tool overrides applied when generating the assistant response.
-///
-/// - Remark: Generated from `#/components/schemas/InferenceOptions`.
-public struct InferenceOptions: Codable, Hashable, Sendable {
-    public var toolChoice: ToolChoice?
-    public var model: Swift.String?
-
-    /// Creates a `InferenceOptions`.
-    ///
-    /// - Parameters:
-    ///   - toolChoice: The `tool_choice` member.
-    ///   - model: The `model` member.
-    public init(
-        toolChoice: ToolChoice? = nil,
-        model: Swift.String? = nil
-    ) {
-        self.toolChoice = toolChoice
-        self.model = model
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case toolChoice = "tool_choice"
-        case model
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.toolChoice = try container.decodeIfPresent(ToolChoice.self, forKey: .toolChoice)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.toolChoice, forKey: .toolChoice)
-        try container.encode(self.model, forKey: .model)
-    }
-}
-
-/// User-authored messages within a thread.
-///
-/// - Remark: Generated from `#/components/schemas/UserMessageItem`.
-public struct UserMessageItem: Codable, Hashable, Sendable {
-    /// Identifier of the thread item.
-    public var id: Swift.String
-    /// Unix timestamp (in seconds) for when the item was created.
-    public var createdAt: Swift.Int
-    /// Identifier of the parent thread.
-    public var threadID: Swift.String
-    /// Ordered content elements supplied by the user.
-    public var content: [UserMessageItem.ContentItem]
-    /// Attachments associated with the user message. Defaults to an empty list.
-    public var attachments: [Attachment]
-    public var inferenceOptions: InferenceOptions?
-
-    /// Creates a `UserMessageItem`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier of the thread item.
-    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
-    ///   - threadID: Identifier of the parent thread.
-    ///   - content: Ordered content elements supplied by the user.
-    ///   - attachments: Attachments associated with the user message. Defaults to an empty list.
-    ///   - inferenceOptions: The `inference_options` member.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        content: [UserMessageItem.ContentItem],
-        attachments: [Attachment],
-        inferenceOptions: InferenceOptions? = nil
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.content = content
-        self.attachments = attachments
-        self.inferenceOptions = inferenceOptions
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case threadID = "thread_id"
-        case content
-        case attachments
-        case inferenceOptions = "inference_options"
-        case object
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.user_message", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.content = try container.decodeIfPresent([UserMessageItem.ContentItem].self, forKey: .content) ?? []
-        self.attachments = try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
-        self.inferenceOptions = try container.decodeIfPresent(InferenceOptions.self, forKey: .inferenceOptions)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("chatkit.thread_item", forKey: .object)
-        try container.encode("chatkit.user_message", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.threadID, forKey: .threadID)
-        try container.encode(self.content, forKey: .content)
-        try container.encode(self.attachments, forKey: .attachments)
-        try container.encode(self.inferenceOptions, forKey: .inferenceOptions)
-    }
-
-    /// Content blocks that comprise a user message.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/UserMessageItem/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
-        /// Text block that a user contributed to the thread. (type: `input_text`)
-        case inputText(UserMessageInputText)
-        /// Quoted snippet that the user referenced in their message. (type: `quoted_text`)
-        case quotedText(UserMessageQuotedText)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "input_text":
-                    self = .inputText(try UserMessageInputText(from: decoder))
-                case "quoted_text":
-                    self = .quotedText(try UserMessageQuotedText(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .inputText(let value): try value.encode(to: encoder)
-                case .quotedText(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Attachment source referenced by an annotation.
-///
-/// - Remark: Generated from `#/components/schemas/FileAnnotationSource`.
-public struct FileAnnotationSource: Codable, Hashable, Sendable {
-    /// Filename referenced by the annotation.
-    public var filename: Swift.String
-
-    /// Creates a `FileAnnotationSource`.
-    ///
-    /// - Parameters:
-    ///   - filename: Filename referenced by the annotation.
-    public init(
-        filename: Swift.String
-    ) {
-        self.filename = filename
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case filename
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file", forKey: .type)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file", forKey: .type)
-        try container.encode(self.filename, forKey: .filename)
-    }
-}
-
-/// Annotation that references an uploaded file.
-///
-/// - Remark: Generated from `#/components/schemas/FileAnnotation`.
-public struct FileAnnotation: Codable, Hashable, Sendable {
-    /// File attachment referenced by the annotation.
-    public var source: FileAnnotationSource
-
-    /// Creates a `FileAnnotation`.
-    ///
-    /// - Parameters:
-    ///   - source: File attachment referenced by the annotation.
-    public init(
-        source: FileAnnotationSource
-    ) {
-        self.source = source
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case source
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file", forKey: .type)
-        self.source = try container.decode(FileAnnotationSource.self, forKey: .source)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file", forKey: .type)
-        try container.encode(self.source, forKey: .source)
-    }
-}
-
-/// URL backing an annotation entry.
-///
-/// - Remark: Generated from `#/components/schemas/UrlAnnotationSource`.
-public struct URLAnnotationSource: Codable, Hashable, Sendable {
-    /// URL referenced by the annotation.
-    public var url: Swift.String
-
-    /// Creates a `URLAnnotationSource`.
-    ///
-    /// - Parameters:
-    ///   - url: URL referenced by the annotation.
-    public init(
-        url: Swift.String
-    ) {
-        self.url = url
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case url
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("url", forKey: .type)
-        try container.encode(self.url, forKey: .url)
-    }
-}
-
-/// Annotation that references a URL.
-///
-/// - Remark: Generated from `#/components/schemas/UrlAnnotation`.
-public struct URLAnnotation: Codable, Hashable, Sendable {
-    /// URL referenced by the annotation.
-    public var source: URLAnnotationSource
-
-    /// Creates a `URLAnnotation`.
-    ///
-    /// - Parameters:
-    ///   - source: URL referenced by the annotation.
-    public init(
-        source: URLAnnotationSource
-    ) {
-        self.source = source
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case source
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url", forKey: .type)
-        self.source = try container.decode(URLAnnotationSource.self, forKey: .source)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("url", forKey: .type)
-        try container.encode(self.source, forKey: .source)
-    }
-}
-
-/// Assistant response text accompanied by optional annotations.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseOutputText`.
-public struct ResponseOutputText: Codable, Hashable, Sendable {
-    /// Assistant generated text.
-    public var text: Swift.String
-    /// Ordered list of annotations attached to the response text.
-    public var annotations: [ResponseOutputText.AnnotationValue]
-
-    /// Creates a `ResponseOutputText`.
-    ///
-    /// - Parameters:
-    ///   - text: Assistant generated text.
-    ///   - annotations: Ordered list of annotations attached to the response text.
-    public init(
-        text: Swift.String,
-        annotations: [ResponseOutputText.AnnotationValue]
-    ) {
-        self.text = text
-        self.annotations = annotations
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case annotations
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decodeIfPresent([ResponseOutputText.AnnotationValue].self, forKey: .annotations) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("output_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.annotations, forKey: .annotations)
-    }
-
-    /// Annotation object describing a cited source.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponseOutputText/properties/annotations/items`.
-    public enum AnnotationValue: Codable, Hashable, Sendable {
-        /// Annotation that references an uploaded file. (type: `file`)
-        case file(FileAnnotation)
-        /// Annotation that references a URL. (type: `url`)
-        case url(URLAnnotation)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "file":
-                    self = .file(try FileAnnotation(from: decoder))
-                case "url":
-                    self = .url(try URLAnnotation(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .file(let value): try value.encode(to: encoder)
-                case .url(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Assistant-authored message within a thread.
-///
-/// - Remark: Generated from `#/components/schemas/AssistantMessageItem`.
-public struct AssistantMessageItem: Codable, Hashable, Sendable {
-    /// Identifier of the thread item.
-    public var id: Swift.String
-    /// Unix timestamp (in seconds) for when the item was created.
-    public var createdAt: Swift.Int
-    /// Identifier of the parent thread.
-    public var threadID: Swift.String
-    /// Ordered assistant response segments.
-    public var content: [ResponseOutputText]
-
-    /// Creates a `AssistantMessageItem`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier of the thread item.
-    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
-    ///   - threadID: Identifier of the parent thread.
-    ///   - content: Ordered assistant response segments.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        content: [ResponseOutputText]
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.content = content
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case threadID = "thread_id"
-        case content
-        case object
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.assistant_message", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.content = try container.decodeIfPresent([ResponseOutputText].self, forKey: .content) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("chatkit.thread_item", forKey: .object)
-        try container.encode("chatkit.assistant_message", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.threadID, forKey: .threadID)
-        try container.encode(self.content, forKey: .content)
-    }
-}
-
-/// Thread item that renders a widget payload.
-///
-/// - Remark: Generated from `#/components/schemas/WidgetMessageItem`.
-public struct WidgetMessageItem: Codable, Hashable, Sendable {
-    /// Identifier of the thread item.
-    public var id: Swift.String
-    /// Unix timestamp (in seconds) for when the item was created.
-    public var createdAt: Swift.Int
-    /// Identifier of the parent thread.
-    public var threadID: Swift.String
-    /// Serialized widget payload rendered in the UI.
-    public var widget: Swift.String
-
-    /// Creates a `WidgetMessageItem`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier of the thread item.
-    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
-    ///   - threadID: Identifier of the parent thread.
-    ///   - widget: Serialized widget payload rendered in the UI.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        widget: Swift.String
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.widget = widget
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case threadID = "thread_id"
-        case widget
-        case object
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.widget", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.widget = try container.decode(Swift.String.self, forKey: .widget)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("chatkit.thread_item", forKey: .object)
-        try container.encode("chatkit.widget", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.threadID, forKey: .threadID)
-        try container.encode(self.widget, forKey: .widget)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ClientToolCallStatus`.
-public struct ClientToolCallStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
-
-/// Record of a client side tool invocation initiated by the assistant.
-///
-/// - Remark: Generated from `#/components/schemas/ClientToolCallItem`.
-public struct ClientToolCallItem: Codable, Hashable, Sendable {
-    /// Identifier of the thread item.
-    public var id: Swift.String
-    /// Unix timestamp (in seconds) for when the item was created.
-    public var createdAt: Swift.Int
-    /// Identifier of the parent thread.
-    public var threadID: Swift.String
-    /// Execution status for the tool call.
-    public var status: ClientToolCallStatus
-    /// Identifier for the client tool call.
-    public var callID: Swift.String
-    /// Tool name that was invoked.
-    public var name: Swift.String
-    /// JSON-encoded arguments that were sent to the tool.
-    public var arguments: Swift.String
-    public var output: Swift.String?
-
-    /// Creates a `ClientToolCallItem`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier of the thread item.
-    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
-    ///   - threadID: Identifier of the parent thread.
-    ///   - status: Execution status for the tool call.
-    ///   - callID: Identifier for the client tool call.
-    ///   - name: Tool name that was invoked.
-    ///   - arguments: JSON-encoded arguments that were sent to the tool.
-    ///   - output: The `output` member.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        status: ClientToolCallStatus,
-        callID: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String,
-        output: Swift.String? = nil
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.status = status
-        self.callID = callID
-        self.name = name
-        self.arguments = arguments
-        self.output = output
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case threadID = "thread_id"
-        case status
-        case callID = "call_id"
-        case name
-        case arguments
-        case output
-        case object
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.client_tool_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.status = try container.decode(ClientToolCallStatus.self, forKey: .status)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("chatkit.thread_item", forKey: .object)
-        try container.encode("chatkit.client_tool_call", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.threadID, forKey: .threadID)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.arguments, forKey: .arguments)
-        try container.encode(self.output, forKey: .output)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/TaskType`.
-public struct TaskType: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `custom`
-    public static var custom: Self { Self(rawValue: "custom") }
-
-    /// `thought`
-    public static var thought: Self { Self(rawValue: "thought") }
-}
-
-/// Task emitted by the workflow to show progress and status updates.
-///
-/// - Remark: Generated from `#/components/schemas/TaskItem`.
-public struct TaskItem: Codable, Hashable, Sendable {
-    /// Identifier of the thread item.
-    public var id: Swift.String
-    /// Unix timestamp (in seconds) for when the item was created.
-    public var createdAt: Swift.Int
-    /// Identifier of the parent thread.
-    public var threadID: Swift.String
-    /// Subtype for the task.
-    public var taskType: TaskType
-    public var heading: Swift.String?
-    public var summary: Swift.String?
-
-    /// Creates a `TaskItem`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier of the thread item.
-    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
-    ///   - threadID: Identifier of the parent thread.
-    ///   - taskType: Subtype for the task.
-    ///   - heading: The `heading` member.
-    ///   - summary: The `summary` member.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        taskType: TaskType,
-        heading: Swift.String? = nil,
-        summary: Swift.String? = nil
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.taskType = taskType
-        self.heading = heading
-        self.summary = summary
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case threadID = "thread_id"
-        case taskType = "task_type"
-        case heading
-        case summary
-        case object
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.task", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.taskType = try container.decode(TaskType.self, forKey: .taskType)
-        self.heading = try container.decodeIfPresent(Swift.String.self, forKey: .heading)
-        self.summary = try container.decodeIfPresent(Swift.String.self, forKey: .summary)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("chatkit.thread_item", forKey: .object)
-        try container.encode("chatkit.task", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.threadID, forKey: .threadID)
-        try container.encode(self.taskType, forKey: .taskType)
-        try container.encode(self.heading, forKey: .heading)
-        try container.encode(self.summary, forKey: .summary)
-    }
-}
-
-/// Task entry that appears within a TaskGroup.
-///
-/// - Remark: Generated from `#/components/schemas/TaskGroupTask`.
-public struct TaskGroupTask: Codable, Hashable, Sendable {
-    /// Subtype for the grouped task.
-    public var type: TaskType
-    public var heading: Swift.String?
-    public var summary: Swift.String?
-
-    /// Creates a `TaskGroupTask`.
-    ///
-    /// - Parameters:
-    ///   - type: Subtype for the grouped task.
-    ///   - heading: The `heading` member.
-    ///   - summary: The `summary` member.
-    public init(
-        type: TaskType,
-        heading: Swift.String? = nil,
-        summary: Swift.String? = nil
-    ) {
-        self.type = type
-        self.heading = heading
-        self.summary = summary
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case heading
-        case summary
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(TaskType.self, forKey: .type)
-        self.heading = try container.decodeIfPresent(Swift.String.self, forKey: .heading)
-        self.summary = try container.decodeIfPresent(Swift.String.self, forKey: .summary)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-        try container.encode(self.heading, forKey: .heading)
-        try container.encode(self.summary, forKey: .summary)
-    }
-}
-
-/// Collection of workflow tasks grouped together in the thread.
-///
-/// - Remark: Generated from `#/components/schemas/TaskGroupItem`.
-public struct TaskGroupItem: Codable, Hashable, Sendable {
-    /// Identifier of the thread item.
-    public var id: Swift.String
-    /// Unix timestamp (in seconds) for when the item was created.
-    public var createdAt: Swift.Int
-    /// Identifier of the parent thread.
-    public var threadID: Swift.String
-    /// Tasks included in the group.
-    public var tasks: [TaskGroupTask]
-
-    /// Creates a `TaskGroupItem`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier of the thread item.
-    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
-    ///   - threadID: Identifier of the parent thread.
-    ///   - tasks: Tasks included in the group.
-    public init(
-        id: Swift.String,
-        createdAt: Swift.Int,
-        threadID: Swift.String,
-        tasks: [TaskGroupTask]
-    ) {
-        self.id = id
-        self.createdAt = createdAt
-        self.threadID = threadID
-        self.tasks = tasks
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case createdAt = "created_at"
-        case threadID = "thread_id"
-        case tasks
-        case object
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.task_group", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.tasks = try container.decodeIfPresent([TaskGroupTask].self, forKey: .tasks) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("chatkit.thread_item", forKey: .object)
-        try container.encode("chatkit.task_group", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.threadID, forKey: .threadID)
-        try container.encode(self.tasks, forKey: .tasks)
-    }
-}
-
-/// The thread item
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/ThreadItem`.
-public enum ThreadItem: Codable, Hashable, Sendable {
-    /// User-authored messages within a thread. (type: `chatkit.user_message`)
-    case chatkitUserMessage(UserMessageItem)
-    /// Assistant-authored message within a thread. (type: `chatkit.assistant_message`)
-    case chatkitAssistantMessage(AssistantMessageItem)
-    /// Thread item that renders a widget payload. (type: `chatkit.widget`)
-    case chatkitWidget(WidgetMessageItem)
-    /// Record of a client side tool invocation initiated by the assistant. (type: `chatkit.client_tool_call`)
-    case chatkitClientToolCall(ClientToolCallItem)
-    /// Task emitted by the workflow to show progress and status updates. (type: `chatkit.task`)
-    case chatkitTask(TaskItem)
-    /// Collection of workflow tasks grouped together in the thread. (type: `chatkit.task_group`)
-    case chatkitTaskGroup(TaskGroupItem)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "chatkit.user_message":
-                self = .chatkitUserMessage(try UserMessageItem(from: decoder))
-            case "chatkit.assistant_message":
-                self = .chatkitAssistantMessage(try AssistantMessageItem(from: decoder))
-            case "chatkit.widget":
-                self = .chatkitWidget(try WidgetMessageItem(from: decoder))
-            case "chatkit.client_tool_call":
-                self = .chatkitClientToolCall(try ClientToolCallItem(from: decoder))
-            case "chatkit.task":
-                self = .chatkitTask(try TaskItem(from: decoder))
-            case "chatkit.task_group":
-                self = .chatkitTaskGroup(try TaskGroupItem(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .chatkitUserMessage(let value): try value.encode(to: encoder)
-            case .chatkitAssistantMessage(let value): try value.encode(to: encoder)
-            case .chatkitWidget(let value): try value.encode(to: encoder)
-            case .chatkitClientToolCall(let value): try value.encode(to: encoder)
-            case .chatkitTask(let value): try value.encode(to: encoder)
-            case .chatkitTaskGroup(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A paginated list of thread items rendered for the ChatKit API.
-///
-/// - Remark: Generated from `#/components/schemas/ThreadItemListResource`.
-public struct ThreadItemListResource: Codable, Hashable, Sendable, CursorPage {
-    /// A list of items
-    public var data: [ThreadItem]
-    public var firstID: Swift.String?
-    public var lastID: Swift.String?
-    /// Whether there are more items available.
-    public var hasMore: Swift.Bool
-
-    /// Creates a `ThreadItemListResource`.
-    ///
-    /// - Parameters:
-    ///   - data: A list of items
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
-    ///   - hasMore: Whether there are more items available.
-    public init(
-        data: [ThreadItem],
-        firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
-    ) {
-        self.data = data
-        self.firstID = firstID
-        self.lastID = lastID
-        self.hasMore = hasMore
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case firstID = "first_id"
-        case lastID = "last_id"
-        case hasMore = "has_more"
-        case object
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ThreadItem].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.firstID, forKey: .firstID)
-        try container.encode(self.lastID, forKey: .lastID)
-        try container.encode(self.hasMore, forKey: .hasMore)
-    }
-
-    /// The items of this page (`data`).
-    public var pageItems: [ThreadItem] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
-    /// The `after` cursor of the next page.
-    public var nextPageCursor: Swift.String? { lastID }
-}
-
-/// Indicates that a thread is active.
-///
-/// - Remark: Generated from `#/components/schemas/ActiveStatus`.
-public struct ActiveStatus: Codable, Hashable, Sendable {
-    /// Creates a `ActiveStatus`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("active", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("active", forKey: .type)
-    }
-}
-
-/// Indicates that a thread is locked and cannot accept new input.
-///
-/// - Remark: Generated from `#/components/schemas/LockedStatus`.
-public struct LockedStatus: Codable, Hashable, Sendable {
-    public var reason: Swift.String?
-
-    /// Creates a `LockedStatus`.
-    ///
-    /// - Parameters:
-    ///   - reason: The `reason` member.
-    public init(
-        reason: Swift.String? = nil
-    ) {
-        self.reason = reason
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case reason
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("locked", forKey: .type)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("locked", forKey: .type)
-        try container.encode(self.reason, forKey: .reason)
     }
 }

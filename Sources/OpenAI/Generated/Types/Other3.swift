@@ -3,19 +3,1123 @@
 
 import Foundation
 
-/// Indicates that a thread has been closed.
+/// Tool selection that the assistant should honor when executing the item.
 ///
-/// - Remark: Generated from `#/components/schemas/ClosedStatus`.
-public struct ClosedStatus: Codable, Hashable, Sendable {
+/// - Remark: Generated from `#/components/schemas/ToolChoice`.
+public struct ToolChoice: Codable, Hashable, Sendable {
+    /// Identifier of the requested tool.
+    public var id: Swift.String
+
+    /// Creates a new `ToolChoice`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier of the requested tool.
+    public init(id: Swift.String) {
+        self.id = id
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+    }
+
+    /// Decodes a `ToolChoice` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.id, forKey: .id)
+    }
+}
+
+/// Model and tool overrides applied when generating the assistant response.
+///
+/// - Remark: Generated from `#/components/schemas/InferenceOptions`.
+public struct InferenceOptions: Codable, Hashable, Sendable {
+    /// The `tool_choice` member.
+    public var toolChoice: ToolChoice?
+    /// The `model` member.
+    public var model: Swift.String?
+
+    /// Creates a new `InferenceOptions`.
+    ///
+    /// - Parameters:
+    ///   - toolChoice: The `tool_choice` member.
+    ///   - model: The `model` member.
+    public init(
+        toolChoice: ToolChoice? = nil,
+        model: Swift.String? = nil
+    ) {
+        self.toolChoice = toolChoice
+        self.model = model
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case toolChoice = "tool_choice"
+        case model
+    }
+
+    /// Decodes a `InferenceOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.toolChoice = try container.decodeIfPresent(ToolChoice.self, forKey: .toolChoice)
+        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.toolChoice, forKey: .toolChoice)
+        try container.encode(self.model, forKey: .model)
+    }
+}
+
+/// User-authored messages within a thread.
+///
+/// - Remark: Generated from `#/components/schemas/UserMessageItem`.
+public struct UserMessageItem: Codable, Hashable, Sendable {
+    /// Identifier of the thread item.
+    public var id: Swift.String
+    /// Unix timestamp (in seconds) for when the item was created.
+    public var createdAt: Swift.Int
+    /// Identifier of the parent thread.
+    public var threadID: Swift.String
+    /// Ordered content elements supplied by the user.
+    public var content: [UserMessageItem.ContentItem]
+    /// Attachments associated with the user message. Defaults to an empty list.
+    public var attachments: [Attachment]
+    /// The `inference_options` member.
+    public var inferenceOptions: InferenceOptions?
+
+    /// Creates a new `UserMessageItem`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier of the thread item.
+    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
+    ///   - threadID: Identifier of the parent thread.
+    ///   - content: Ordered content elements supplied by the user.
+    ///   - attachments: Attachments associated with the user message. Defaults to an empty list.
+    ///   - inferenceOptions: The `inference_options` member.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        threadID: Swift.String,
+        content: [UserMessageItem.ContentItem],
+        attachments: [Attachment],
+        inferenceOptions: InferenceOptions? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.threadID = threadID
+        self.content = content
+        self.attachments = attachments
+        self.inferenceOptions = inferenceOptions
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case createdAt = "created_at"
+        case threadID = "thread_id"
+        case content
+        case attachments
+        case inferenceOptions = "inference_options"
+        case object
+        case type
+    }
+
+    /// Decodes a `UserMessageItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("chatkit.thread_item", forKey: .object)
+        try container.decodeConstant("chatkit.user_message", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
+        self.content = try container.decodeIfPresent([UserMessageItem.ContentItem].self, forKey: .content) ?? []
+        self.attachments = try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
+        self.inferenceOptions = try container.decodeIfPresent(InferenceOptions.self, forKey: .inferenceOptions)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("chatkit.thread_item", forKey: .object)
+        try container.encode("chatkit.user_message", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.createdAt, forKey: .createdAt)
+        try container.encode(self.threadID, forKey: .threadID)
+        try container.encode(self.content, forKey: .content)
+        try container.encode(self.attachments, forKey: .attachments)
+        try container.encode(self.inferenceOptions, forKey: .inferenceOptions)
+    }
+
+    /// Content blocks that comprise a user message.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/UserMessageItem/properties/content/items`.
+    public enum ContentItem: Codable, Hashable, Sendable {
+        /// Text block that a user contributed to the thread. (type: `input_text`)
+        case inputText(UserMessageInputText)
+        /// Quoted snippet that the user referenced in their message. (type: `quoted_text`)
+        case quotedText(UserMessageQuotedText)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "input_text":
+                    self = .inputText(try UserMessageInputText(from: decoder))
+                case "quoted_text":
+                    self = .quotedText(try UserMessageQuotedText(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .inputText(let value): try value.encode(to: encoder)
+                case .quotedText(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Attachment source referenced by an annotation.
+///
+/// - Remark: Generated from `#/components/schemas/FileAnnotationSource`.
+public struct FileAnnotationSource: Codable, Hashable, Sendable {
+    /// Filename referenced by the annotation.
+    public var filename: Swift.String
+
+    /// Creates a new `FileAnnotationSource`.
+    ///
+    /// - Parameters:
+    ///   - filename: Filename referenced by the annotation.
+    public init(filename: Swift.String) {
+        self.filename = filename
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case filename
+        case type
+    }
+
+    /// Decodes a `FileAnnotationSource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file", forKey: .type)
+        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file", forKey: .type)
+        try container.encode(self.filename, forKey: .filename)
+    }
+}
+
+/// Annotation that references an uploaded file.
+///
+/// - Remark: Generated from `#/components/schemas/FileAnnotation`.
+public struct FileAnnotation: Codable, Hashable, Sendable {
+    /// File attachment referenced by the annotation.
+    public var source: FileAnnotationSource
+
+    /// Creates a new `FileAnnotation`.
+    ///
+    /// - Parameters:
+    ///   - source: File attachment referenced by the annotation.
+    public init(source: FileAnnotationSource) {
+        self.source = source
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case source
+        case type
+    }
+
+    /// Decodes a `FileAnnotation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file", forKey: .type)
+        self.source = try container.decode(FileAnnotationSource.self, forKey: .source)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file", forKey: .type)
+        try container.encode(self.source, forKey: .source)
+    }
+}
+
+/// URL backing an annotation entry.
+///
+/// - Remark: Generated from `#/components/schemas/UrlAnnotationSource`.
+public struct URLAnnotationSource: Codable, Hashable, Sendable {
+    /// URL referenced by the annotation.
+    public var url: Swift.String
+
+    /// Creates a new `URLAnnotationSource`.
+    ///
+    /// - Parameters:
+    ///   - url: URL referenced by the annotation.
+    public init(url: Swift.String) {
+        self.url = url
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case url
+        case type
+    }
+
+    /// Decodes a `URLAnnotationSource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("url", forKey: .type)
+        self.url = try container.decode(Swift.String.self, forKey: .url)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("url", forKey: .type)
+        try container.encode(self.url, forKey: .url)
+    }
+}
+
+/// Annotation that references a URL.
+///
+/// - Remark: Generated from `#/components/schemas/UrlAnnotation`.
+public struct URLAnnotation: Codable, Hashable, Sendable {
+    /// URL referenced by the annotation.
+    public var source: URLAnnotationSource
+
+    /// Creates a new `URLAnnotation`.
+    ///
+    /// - Parameters:
+    ///   - source: URL referenced by the annotation.
+    public init(source: URLAnnotationSource) {
+        self.source = source
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case source
+        case type
+    }
+
+    /// Decodes a `URLAnnotation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("url", forKey: .type)
+        self.source = try container.decode(URLAnnotationSource.self, forKey: .source)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("url", forKey: .type)
+        try container.encode(self.source, forKey: .source)
+    }
+}
+
+/// Assistant response text accompanied by optional annotations.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseOutputText`.
+public struct ResponseOutputText: Codable, Hashable, Sendable {
+    /// Assistant generated text.
+    public var text: Swift.String
+    /// Ordered list of annotations attached to the response text.
+    public var annotations: [ResponseOutputText.AnnotationValue]
+
+    /// Creates a new `ResponseOutputText`.
+    ///
+    /// - Parameters:
+    ///   - text: Assistant generated text.
+    ///   - annotations: Ordered list of annotations attached to the response text.
+    public init(
+        text: Swift.String,
+        annotations: [ResponseOutputText.AnnotationValue]
+    ) {
+        self.text = text
+        self.annotations = annotations
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case annotations
+        case type
+    }
+
+    /// Decodes a `ResponseOutputText` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("output_text", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+        self.annotations = try container.decodeIfPresent([ResponseOutputText.AnnotationValue].self, forKey: .annotations) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("output_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encode(self.annotations, forKey: .annotations)
+    }
+
+    /// Annotation object describing a cited source.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponseOutputText/properties/annotations/items`.
+    public enum AnnotationValue: Codable, Hashable, Sendable {
+        /// Annotation that references an uploaded file. (type: `file`)
+        case file(FileAnnotation)
+        /// Annotation that references a URL. (type: `url`)
+        case url(URLAnnotation)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "file":
+                    self = .file(try FileAnnotation(from: decoder))
+                case "url":
+                    self = .url(try URLAnnotation(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .file(let value): try value.encode(to: encoder)
+                case .url(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Assistant-authored message within a thread.
+///
+/// - Remark: Generated from `#/components/schemas/AssistantMessageItem`.
+public struct AssistantMessageItem: Codable, Hashable, Sendable {
+    /// Identifier of the thread item.
+    public var id: Swift.String
+    /// Unix timestamp (in seconds) for when the item was created.
+    public var createdAt: Swift.Int
+    /// Identifier of the parent thread.
+    public var threadID: Swift.String
+    /// Ordered assistant response segments.
+    public var content: [ResponseOutputText]
+
+    /// Creates a new `AssistantMessageItem`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier of the thread item.
+    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
+    ///   - threadID: Identifier of the parent thread.
+    ///   - content: Ordered assistant response segments.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        threadID: Swift.String,
+        content: [ResponseOutputText]
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.threadID = threadID
+        self.content = content
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case createdAt = "created_at"
+        case threadID = "thread_id"
+        case content
+        case object
+        case type
+    }
+
+    /// Decodes a `AssistantMessageItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("chatkit.thread_item", forKey: .object)
+        try container.decodeConstant("chatkit.assistant_message", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
+        self.content = try container.decodeIfPresent([ResponseOutputText].self, forKey: .content) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("chatkit.thread_item", forKey: .object)
+        try container.encode("chatkit.assistant_message", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.createdAt, forKey: .createdAt)
+        try container.encode(self.threadID, forKey: .threadID)
+        try container.encode(self.content, forKey: .content)
+    }
+}
+
+/// Thread item that renders a widget payload.
+///
+/// - Remark: Generated from `#/components/schemas/WidgetMessageItem`.
+public struct WidgetMessageItem: Codable, Hashable, Sendable {
+    /// Identifier of the thread item.
+    public var id: Swift.String
+    /// Unix timestamp (in seconds) for when the item was created.
+    public var createdAt: Swift.Int
+    /// Identifier of the parent thread.
+    public var threadID: Swift.String
+    /// Serialized widget payload rendered in the UI.
+    public var widget: Swift.String
+
+    /// Creates a new `WidgetMessageItem`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier of the thread item.
+    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
+    ///   - threadID: Identifier of the parent thread.
+    ///   - widget: Serialized widget payload rendered in the UI.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        threadID: Swift.String,
+        widget: Swift.String
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.threadID = threadID
+        self.widget = widget
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case createdAt = "created_at"
+        case threadID = "thread_id"
+        case widget
+        case object
+        case type
+    }
+
+    /// Decodes a `WidgetMessageItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("chatkit.thread_item", forKey: .object)
+        try container.decodeConstant("chatkit.widget", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
+        self.widget = try container.decode(Swift.String.self, forKey: .widget)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("chatkit.thread_item", forKey: .object)
+        try container.encode("chatkit.widget", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.createdAt, forKey: .createdAt)
+        try container.encode(self.threadID, forKey: .threadID)
+        try container.encode(self.widget, forKey: .widget)
+    }
+}
+
+/// The `ClientToolCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ClientToolCallStatus`.
+public struct ClientToolCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+}
+
+/// Record of a client side tool invocation initiated by the assistant.
+///
+/// - Remark: Generated from `#/components/schemas/ClientToolCallItem`.
+public struct ClientToolCallItem: Codable, Hashable, Sendable {
+    /// Identifier of the thread item.
+    public var id: Swift.String
+    /// Unix timestamp (in seconds) for when the item was created.
+    public var createdAt: Swift.Int
+    /// Identifier of the parent thread.
+    public var threadID: Swift.String
+    /// Execution status for the tool call.
+    public var status: ClientToolCallStatus
+    /// Identifier for the client tool call.
+    public var callID: Swift.String
+    /// Tool name that was invoked.
+    public var name: Swift.String
+    /// JSON-encoded arguments that were sent to the tool.
+    public var arguments: Swift.String
+    /// The `output` member.
+    public var output: Swift.String?
+
+    /// Creates a new `ClientToolCallItem`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier of the thread item.
+    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
+    ///   - threadID: Identifier of the parent thread.
+    ///   - status: Execution status for the tool call.
+    ///   - callID: Identifier for the client tool call.
+    ///   - name: Tool name that was invoked.
+    ///   - arguments: JSON-encoded arguments that were sent to the tool.
+    ///   - output: The `output` member.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        threadID: Swift.String,
+        status: ClientToolCallStatus,
+        callID: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String,
+        output: Swift.String? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.threadID = threadID
+        self.status = status
+        self.callID = callID
+        self.name = name
+        self.arguments = arguments
+        self.output = output
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case createdAt = "created_at"
+        case threadID = "thread_id"
+        case status
+        case callID = "call_id"
+        case name
+        case arguments
+        case output
+        case object
+        case type
+    }
+
+    /// Decodes a `ClientToolCallItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("chatkit.thread_item", forKey: .object)
+        try container.decodeConstant("chatkit.client_tool_call", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
+        self.status = try container.decode(ClientToolCallStatus.self, forKey: .status)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("chatkit.thread_item", forKey: .object)
+        try container.encode("chatkit.client_tool_call", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.createdAt, forKey: .createdAt)
+        try container.encode(self.threadID, forKey: .threadID)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.arguments, forKey: .arguments)
+        try container.encode(self.output, forKey: .output)
+    }
+}
+
+/// The `TaskType` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/TaskType`.
+public struct TaskType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `custom`
+    public static var custom: Self { Self(rawValue: "custom") }
+
+    /// `thought`
+    public static var thought: Self { Self(rawValue: "thought") }
+}
+
+/// Task emitted by the workflow to show progress and status updates.
+///
+/// - Remark: Generated from `#/components/schemas/TaskItem`.
+public struct TaskItem: Codable, Hashable, Sendable {
+    /// Identifier of the thread item.
+    public var id: Swift.String
+    /// Unix timestamp (in seconds) for when the item was created.
+    public var createdAt: Swift.Int
+    /// Identifier of the parent thread.
+    public var threadID: Swift.String
+    /// Subtype for the task.
+    public var taskType: TaskType
+    /// The `heading` member.
+    public var heading: Swift.String?
+    /// The `summary` member.
+    public var summary: Swift.String?
+
+    /// Creates a new `TaskItem`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier of the thread item.
+    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
+    ///   - threadID: Identifier of the parent thread.
+    ///   - taskType: Subtype for the task.
+    ///   - heading: The `heading` member.
+    ///   - summary: The `summary` member.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        threadID: Swift.String,
+        taskType: TaskType,
+        heading: Swift.String? = nil,
+        summary: Swift.String? = nil
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.threadID = threadID
+        self.taskType = taskType
+        self.heading = heading
+        self.summary = summary
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case createdAt = "created_at"
+        case threadID = "thread_id"
+        case taskType = "task_type"
+        case heading
+        case summary
+        case object
+        case type
+    }
+
+    /// Decodes a `TaskItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("chatkit.thread_item", forKey: .object)
+        try container.decodeConstant("chatkit.task", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
+        self.taskType = try container.decode(TaskType.self, forKey: .taskType)
+        self.heading = try container.decodeIfPresent(Swift.String.self, forKey: .heading)
+        self.summary = try container.decodeIfPresent(Swift.String.self, forKey: .summary)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("chatkit.thread_item", forKey: .object)
+        try container.encode("chatkit.task", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.createdAt, forKey: .createdAt)
+        try container.encode(self.threadID, forKey: .threadID)
+        try container.encode(self.taskType, forKey: .taskType)
+        try container.encode(self.heading, forKey: .heading)
+        try container.encode(self.summary, forKey: .summary)
+    }
+}
+
+/// Task entry that appears within a TaskGroup.
+///
+/// - Remark: Generated from `#/components/schemas/TaskGroupTask`.
+public struct TaskGroupTask: Codable, Hashable, Sendable {
+    /// Subtype for the grouped task.
+    public var type: TaskType
+    /// The `heading` member.
+    public var heading: Swift.String?
+    /// The `summary` member.
+    public var summary: Swift.String?
+
+    /// Creates a new `TaskGroupTask`.
+    ///
+    /// - Parameters:
+    ///   - type: Subtype for the grouped task.
+    ///   - heading: The `heading` member.
+    ///   - summary: The `summary` member.
+    public init(
+        type: TaskType,
+        heading: Swift.String? = nil,
+        summary: Swift.String? = nil
+    ) {
+        self.type = type
+        self.heading = heading
+        self.summary = summary
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+        case heading
+        case summary
+    }
+
+    /// Decodes a `TaskGroupTask` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.type = try container.decode(TaskType.self, forKey: .type)
+        self.heading = try container.decodeIfPresent(Swift.String.self, forKey: .heading)
+        self.summary = try container.decodeIfPresent(Swift.String.self, forKey: .summary)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+        try container.encode(self.heading, forKey: .heading)
+        try container.encode(self.summary, forKey: .summary)
+    }
+}
+
+/// Collection of workflow tasks grouped together in the thread.
+///
+/// - Remark: Generated from `#/components/schemas/TaskGroupItem`.
+public struct TaskGroupItem: Codable, Hashable, Sendable {
+    /// Identifier of the thread item.
+    public var id: Swift.String
+    /// Unix timestamp (in seconds) for when the item was created.
+    public var createdAt: Swift.Int
+    /// Identifier of the parent thread.
+    public var threadID: Swift.String
+    /// Tasks included in the group.
+    public var tasks: [TaskGroupTask]
+
+    /// Creates a new `TaskGroupItem`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier of the thread item.
+    ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
+    ///   - threadID: Identifier of the parent thread.
+    ///   - tasks: Tasks included in the group.
+    public init(
+        id: Swift.String,
+        createdAt: Swift.Int,
+        threadID: Swift.String,
+        tasks: [TaskGroupTask]
+    ) {
+        self.id = id
+        self.createdAt = createdAt
+        self.threadID = threadID
+        self.tasks = tasks
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case createdAt = "created_at"
+        case threadID = "thread_id"
+        case tasks
+        case object
+        case type
+    }
+
+    /// Decodes a `TaskGroupItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("chatkit.thread_item", forKey: .object)
+        try container.decodeConstant("chatkit.task_group", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
+        self.tasks = try container.decodeIfPresent([TaskGroupTask].self, forKey: .tasks) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("chatkit.thread_item", forKey: .object)
+        try container.encode("chatkit.task_group", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.createdAt, forKey: .createdAt)
+        try container.encode(self.threadID, forKey: .threadID)
+        try container.encode(self.tasks, forKey: .tasks)
+    }
+}
+
+/// The thread item
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ThreadItem`.
+public enum ThreadItem: Codable, Hashable, Sendable {
+    /// User-authored messages within a thread. (type: `chatkit.user_message`)
+    case chatkitUserMessage(UserMessageItem)
+    /// Assistant-authored message within a thread. (type: `chatkit.assistant_message`)
+    case chatkitAssistantMessage(AssistantMessageItem)
+    /// Thread item that renders a widget payload. (type: `chatkit.widget`)
+    case chatkitWidget(WidgetMessageItem)
+    /// Record of a client side tool invocation initiated by the assistant. (type: `chatkit.client_tool_call`)
+    case chatkitClientToolCall(ClientToolCallItem)
+    /// Task emitted by the workflow to show progress and status updates. (type: `chatkit.task`)
+    case chatkitTask(TaskItem)
+    /// Collection of workflow tasks grouped together in the thread. (type: `chatkit.task_group`)
+    case chatkitTaskGroup(TaskGroupItem)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "chatkit.user_message":
+                self = .chatkitUserMessage(try UserMessageItem(from: decoder))
+            case "chatkit.assistant_message":
+                self = .chatkitAssistantMessage(try AssistantMessageItem(from: decoder))
+            case "chatkit.widget":
+                self = .chatkitWidget(try WidgetMessageItem(from: decoder))
+            case "chatkit.client_tool_call":
+                self = .chatkitClientToolCall(try ClientToolCallItem(from: decoder))
+            case "chatkit.task":
+                self = .chatkitTask(try TaskItem(from: decoder))
+            case "chatkit.task_group":
+                self = .chatkitTaskGroup(try TaskGroupItem(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .chatkitUserMessage(let value): try value.encode(to: encoder)
+            case .chatkitAssistantMessage(let value): try value.encode(to: encoder)
+            case .chatkitWidget(let value): try value.encode(to: encoder)
+            case .chatkitClientToolCall(let value): try value.encode(to: encoder)
+            case .chatkitTask(let value): try value.encode(to: encoder)
+            case .chatkitTaskGroup(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A paginated list of thread items rendered for the ChatKit API.
+///
+/// - Remark: Generated from `#/components/schemas/ThreadItemListResource`.
+public struct ThreadItemListResource: Codable, Hashable, Sendable, CursorPage {
+    /// A list of items
+    public var data: [ThreadItem]
+    /// The `first_id` member.
+    public var firstID: Swift.String?
+    /// The `last_id` member.
+    public var lastID: Swift.String?
+    /// Whether there are more items available.
+    public var hasMore: Swift.Bool
+
+    /// Creates a new `ThreadItemListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
+    ///   - firstID: The `first_id` member.
+    ///   - lastID: The `last_id` member.
+    public init(
+        data: [ThreadItem],
+        hasMore: Swift.Bool,
+        firstID: Swift.String? = nil,
+        lastID: Swift.String? = nil
+    ) {
+        self.data = data
+        self.firstID = firstID
+        self.lastID = lastID
+        self.hasMore = hasMore
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case data
+        case firstID = "first_id"
+        case lastID = "last_id"
+        case hasMore = "has_more"
+        case object
+    }
+
+    /// Decodes a `ThreadItemListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("list", forKey: .object)
+        self.data = try container.decodeIfPresent([ThreadItem].self, forKey: .data) ?? []
+        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
+        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
+        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("list", forKey: .object)
+        try container.encode(self.data, forKey: .data)
+        try container.encode(self.firstID, forKey: .firstID)
+        try container.encode(self.lastID, forKey: .lastID)
+        try container.encode(self.hasMore, forKey: .hasMore)
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [ThreadItem] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { lastID }
+}
+
+/// Indicates that a thread is active.
+///
+/// - Remark: Generated from `#/components/schemas/ActiveStatus`.
+public struct ActiveStatus: Codable, Hashable, Sendable {
+    /// Creates a new `ActiveStatus`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `ActiveStatus` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("active", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("active", forKey: .type)
+    }
+}
+
+/// Indicates that a thread is locked and cannot accept new input.
+///
+/// - Remark: Generated from `#/components/schemas/LockedStatus`.
+public struct LockedStatus: Codable, Hashable, Sendable {
+    /// The `reason` member.
     public var reason: Swift.String?
 
-    /// Creates a `ClosedStatus`.
+    /// Creates a new `LockedStatus`.
     ///
     /// - Parameters:
     ///   - reason: The `reason` member.
-    public init(
-        reason: Swift.String? = nil
-    ) {
+    public init(reason: Swift.String? = nil) {
         self.reason = reason
     }
 
@@ -24,12 +1128,59 @@ public struct ClosedStatus: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `LockedStatus` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("locked", forKey: .type)
+        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("locked", forKey: .type)
+        try container.encode(self.reason, forKey: .reason)
+    }
+}
+
+/// Indicates that a thread has been closed.
+///
+/// - Remark: Generated from `#/components/schemas/ClosedStatus`.
+public struct ClosedStatus: Codable, Hashable, Sendable {
+    /// The `reason` member.
+    public var reason: Swift.String?
+
+    /// Creates a new `ClosedStatus`.
+    ///
+    /// - Parameters:
+    ///   - reason: The `reason` member.
+    public init(reason: Swift.String? = nil) {
+        self.reason = reason
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case reason
+        case type
+    }
+
+    /// Decodes a `ClosedStatus` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("closed", forKey: .type)
         self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("closed", forKey: .type)
@@ -45,26 +1196,27 @@ public struct ThreadResource: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the thread was created.
     public var createdAt: Swift.Int
+    /// The `title` member.
     public var title: Swift.String?
     /// Current status for the thread. Defaults to `active` for newly created threads.
     public var status: ThreadResource.Status
     /// Free-form string that identifies your end user who owns the thread.
     public var user: Swift.String
 
-    /// Creates a `ThreadResource`.
+    /// Creates a new `ThreadResource`.
     ///
     /// - Parameters:
     ///   - id: Identifier of the thread.
     ///   - createdAt: Unix timestamp (in seconds) for when the thread was created.
-    ///   - title: The `title` member.
     ///   - status: Current status for the thread. Defaults to `active` for newly created threads.
     ///   - user: Free-form string that identifies your end user who owns the thread.
+    ///   - title: The `title` member.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
-        title: Swift.String? = nil,
         status: ThreadResource.Status,
-        user: Swift.String
+        user: Swift.String,
+        title: Swift.String? = nil
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -82,6 +1234,10 @@ public struct ThreadResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ThreadResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("chatkit.thread", forKey: .object)
@@ -92,6 +1248,9 @@ public struct ThreadResource: Codable, Hashable, Sendable {
         self.user = try container.decode(Swift.String.self, forKey: .user)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("chatkit.thread", forKey: .object)
@@ -117,6 +1276,9 @@ public struct ThreadResource: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "active":
@@ -130,6 +1292,9 @@ public struct ThreadResource: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .active(let value): try value.encode(to: encoder)
@@ -150,7 +1315,7 @@ public struct DeletedThreadResource: Codable, Hashable, Sendable {
     /// Indicates that the thread has been deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `DeletedThreadResource`.
+    /// Creates a new `DeletedThreadResource`.
     ///
     /// - Parameters:
     ///   - id: Identifier of the deleted thread.
@@ -169,6 +1334,10 @@ public struct DeletedThreadResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeletedThreadResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("chatkit.thread.deleted", forKey: .object)
@@ -176,6 +1345,9 @@ public struct DeletedThreadResource: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("chatkit.thread.deleted", forKey: .object)
@@ -190,23 +1362,25 @@ public struct DeletedThreadResource: Codable, Hashable, Sendable {
 public struct ThreadListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of items
     public var data: [ThreadResource]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ThreadListResource`.
+    /// Creates a new `ThreadListResource`.
     ///
     /// - Parameters:
     ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: Whether there are more items available.
     public init(
         data: [ThreadResource],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -222,6 +1396,10 @@ public struct ThreadListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `ThreadListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -231,6 +1409,9 @@ public struct ThreadListResource: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -257,7 +1438,7 @@ public struct DragPoint: Codable, Hashable, Sendable {
     /// The y-coordinate.
     public var y: Swift.Int
 
-    /// Creates a `DragPoint`.
+    /// Creates a new `DragPoint`.
     ///
     /// - Parameters:
     ///   - x: The x-coordinate.
@@ -275,12 +1456,19 @@ public struct DragPoint: Codable, Hashable, Sendable {
         case y
     }
 
+    /// Decodes a `DragPoint` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.x = try container.decode(Swift.Int.self, forKey: .x)
         self.y = try container.decode(Swift.Int.self, forKey: .y)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.x, forKey: .x)
@@ -294,25 +1482,27 @@ public struct DragPoint: Codable, Hashable, Sendable {
 public struct ErrorPayload: Codable, Hashable, Sendable {
     /// The error type that was emitted.
     public var type: Swift.String
+    /// The `code` member.
     public var code: Swift.String?
     /// The human-readable error message that was emitted.
     public var message: Swift.String
+    /// The `param` member.
     public var param: Swift.String?
     /// The response headers that were emitted with the error, if any.
     public var headers: [Swift.String: Swift.String]?
 
-    /// Creates a `ErrorPayload`.
+    /// Creates a new `ErrorPayload`.
     ///
     /// - Parameters:
     ///   - type: The error type that was emitted.
-    ///   - code: The `code` member.
     ///   - message: The human-readable error message that was emitted.
+    ///   - code: The `code` member.
     ///   - param: The `param` member.
     ///   - headers: The response headers that were emitted with the error, if any.
     public init(
         type: Swift.String,
-        code: Swift.String? = nil,
         message: Swift.String,
+        code: Swift.String? = nil,
         param: Swift.String? = nil,
         headers: [Swift.String: Swift.String]? = nil
     ) {
@@ -331,6 +1521,10 @@ public struct ErrorPayload: Codable, Hashable, Sendable {
         case headers
     }
 
+    /// Decodes a `ErrorPayload` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(Swift.String.self, forKey: .type)
@@ -340,6 +1534,9 @@ public struct ErrorPayload: Codable, Hashable, Sendable {
         self.headers = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .headers)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -354,15 +1551,14 @@ public struct ErrorPayload: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsResource`.
 public struct BetaTokenCountsResource: Codable, Hashable, Sendable {
+    /// The `input_tokens` member.
     public var inputTokens: Swift.Int
 
-    /// Creates a `BetaTokenCountsResource`.
+    /// Creates a new `BetaTokenCountsResource`.
     ///
     /// - Parameters:
     ///   - inputTokens: The `input_tokens` member.
-    public init(
-        inputTokens: Swift.Int
-    ) {
+    public init(inputTokens: Swift.Int) {
         self.inputTokens = inputTokens
     }
 
@@ -371,12 +1567,19 @@ public struct BetaTokenCountsResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `BetaTokenCountsResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.input_tokens", forKey: .object)
         self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.input_tokens", forKey: .object)
@@ -384,13 +1587,21 @@ public struct BetaTokenCountsResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaTokenCountsBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody`.
 public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
+    /// The `model` member.
     public var model: Swift.String?
+    /// The `input` member.
     public var input: BetaTokenCountsBody.Input?
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
+    /// The `tools` member.
     public var tools: [BetaTool]?
+    /// The `text` member.
     public var text: BetaResponseTextParam?
+    /// The `reasoning` member.
     public var reasoning: BetaReasoning?
     private var _truncation: BetaTruncationEnum?
     /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
@@ -399,14 +1610,18 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// The `instructions` member.
     public var instructions: Swift.String?
     /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
     public var personality: BetaPersonalityEnum?
+    /// The `conversation` member.
     public var conversation: BetaConversationParam?
+    /// The `tool_choice` member.
     public var toolChoice: BetaToolChoiceParam?
+    /// The `parallel_tool_calls` member.
     public var parallelToolCalls: Swift.Bool?
 
-    /// Creates a `BetaTokenCountsBody`.
+    /// Creates a new `BetaTokenCountsBody`.
     ///
     /// - Parameters:
     ///   - model: The `model` member.
@@ -464,6 +1679,10 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         case parallelToolCalls = "parallel_tool_calls"
     }
 
+    /// Decodes a `BetaTokenCountsBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
@@ -480,6 +1699,9 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.model, forKey: .model)
@@ -512,6 +1734,9 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -524,6 +1749,9 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -534,12 +1762,16 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaPersonalityEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPersonalityEnum`.
 public struct BetaPersonalityEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `friendly`
@@ -549,12 +1781,16 @@ public struct BetaPersonalityEnum: OpenEnum {
     public static var pragmatic: Self { Self(rawValue: "pragmatic") }
 }
 
+/// The `BetaTruncationEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTruncationEnum`.
 public struct BetaTruncationEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `auto`
@@ -564,19 +1800,28 @@ public struct BetaTruncationEnum: OpenEnum {
     public static var disabled: Self { Self(rawValue: "disabled") }
 }
 
+/// The `BetaCompactResponseMethodPublicBody` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaCompactResponseMethodPublicBody`.
 public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
     /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
     public var model: BetaModelIDsCompaction?
+    /// The `input` member.
     public var input: BetaCompactResponseMethodPublicBody.Input?
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
+    /// The `instructions` member.
     public var instructions: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
+    /// The `prompt_cache_retention` member.
     public var promptCacheRetention: BetaPromptCacheRetentionEnum?
+    /// The `prompt_cache_options` member.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
+    /// The `service_tier` member.
     public var serviceTier: BetaServiceTierEnum?
 
-    /// Creates a `BetaCompactResponseMethodPublicBody`.
+    /// Creates a new `BetaCompactResponseMethodPublicBody`.
     ///
     /// - Parameters:
     ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
@@ -618,6 +1863,10 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         case serviceTier = "service_tier"
     }
 
+    /// Decodes a `BetaCompactResponseMethodPublicBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(BetaModelIDsCompaction.self, forKey: .model)
@@ -630,6 +1879,9 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         self.serviceTier = try container.decodeIfPresent(BetaServiceTierEnum.self, forKey: .serviceTier)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -658,6 +1910,9 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -670,6 +1925,9 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -680,12 +1938,16 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaServiceTierEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaServiceTierEnum`.
 public struct BetaServiceTierEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `auto`
@@ -704,12 +1966,16 @@ public struct BetaServiceTierEnum: OpenEnum {
     public static var priority: Self { Self(rawValue: "priority") }
 }
 
+/// The `BetaPromptCacheRetentionEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheRetentionEnum`.
 public struct BetaPromptCacheRetentionEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `in_memory`
@@ -725,8 +1991,10 @@ public struct BetaPromptCacheRetentionEnum: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModelIdsCompaction`.
 public struct BetaModelIDsCompaction: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `gpt-5.6-sol`
@@ -1049,7 +2317,7 @@ public struct BetaCompactResource: Codable, Hashable, Sendable {
     /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
     public var usage: BetaResponseUsage
 
-    /// Creates a `BetaCompactResource`.
+    /// Creates a new `BetaCompactResource`.
     ///
     /// - Parameters:
     ///   - id: The unique identifier for the compacted response.
@@ -1076,6 +2344,10 @@ public struct BetaCompactResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `BetaCompactResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.compaction", forKey: .object)
@@ -1085,6 +2357,9 @@ public struct BetaCompactResource: Codable, Hashable, Sendable {
         self.usage = try container.decode(BetaResponseUsage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.compaction", forKey: .object)
@@ -1166,6 +2441,9 @@ public enum BetaItemField: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "message":
@@ -1235,6 +2513,9 @@ public enum BetaItemField: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .message(let value): try value.encode(to: encoder)
@@ -1287,23 +2568,24 @@ public struct BetaMessage: Codable, Hashable, Sendable {
     public var role: BetaMessageRole
     /// The content of the message
     public var content: [BetaMessage.ContentItem]
+    /// The `phase` member.
     public var phase: BetaMessagePhase2?
 
-    /// Creates a `BetaMessage`.
+    /// Creates a new `BetaMessage`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the message.
     ///   - status: The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
     ///   - role: The role of the message. One of `unknown`, `user`, `assistant`, `system`, `critic`, `discriminator`, `developer`, or `tool`.
     ///   - content: The content of the message
+    ///   - agent: The agent that produced this item.
     ///   - phase: The `phase` member.
     public init(
-        agent: BetaAgentTag? = nil,
         id: Swift.String,
         status: BetaMessageStatus,
         role: BetaMessageRole,
         content: [BetaMessage.ContentItem],
+        agent: BetaAgentTag? = nil,
         phase: BetaMessagePhase2? = nil
     ) {
         self.agent = agent
@@ -1324,6 +2606,10 @@ public struct BetaMessage: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("message", forKey: .type)
@@ -1335,6 +2621,9 @@ public struct BetaMessage: Codable, Hashable, Sendable {
         self.phase = try container.decodeIfPresent(BetaMessagePhase2.self, forKey: .phase)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message", forKey: .type)
@@ -1375,6 +2664,9 @@ public struct BetaMessage: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "input_text":
@@ -1402,6 +2694,9 @@ public struct BetaMessage: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .inputText(let value): try value.encode(to: encoder)
@@ -1420,12 +2715,16 @@ public struct BetaMessage: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaMessagePhase-2` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMessagePhase-2`.
 public struct BetaMessagePhase2: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `commentary`
@@ -1435,12 +2734,16 @@ public struct BetaMessagePhase2: OpenEnum {
     public static var finalAnswer: Self { Self(rawValue: "final_answer") }
 }
 
+/// The `BetaMessageStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMessageStatus`.
 public struct BetaMessageStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `in_progress`
@@ -1462,7 +2765,7 @@ public struct BetaOutputAudio: Codable, Hashable, Sendable {
     /// The transcript of the audio data from the model.
     public var transcript: Swift.String
 
-    /// Creates a `BetaOutputAudio`.
+    /// Creates a new `BetaOutputAudio`.
     ///
     /// - Parameters:
     ///   - data: Base64-encoded audio data from the model.
@@ -1481,6 +2784,10 @@ public struct BetaOutputAudio: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaOutputAudio` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("output_audio", forKey: .type)
@@ -1488,6 +2795,9 @@ public struct BetaOutputAudio: Codable, Hashable, Sendable {
         self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("output_audio", forKey: .type)
@@ -1500,15 +2810,14 @@ public struct BetaOutputAudio: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputAudio`.
 public struct BetaInputAudio: Codable, Hashable, Sendable {
+    /// The `input_audio` member.
     public var inputAudio: BetaInputAudio.InputAudioValue
 
-    /// Creates a `BetaInputAudio`.
+    /// Creates a new `BetaInputAudio`.
     ///
     /// - Parameters:
     ///   - inputAudio: The `input_audio` member.
-    public init(
-        inputAudio: BetaInputAudio.InputAudioValue
-    ) {
+    public init(inputAudio: BetaInputAudio.InputAudioValue) {
         self.inputAudio = inputAudio
     }
 
@@ -1517,18 +2826,27 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaInputAudio` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio", forKey: .type)
         self.inputAudio = try container.decode(BetaInputAudio.InputAudioValue.self, forKey: .inputAudio)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio", forKey: .type)
         try container.encode(self.inputAudio, forKey: .inputAudio)
     }
 
+    /// The `input_audio` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio`.
     public struct InputAudioValue: Codable, Hashable, Sendable {
         /// Base64-encoded audio data.
@@ -1537,7 +2855,7 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
         /// `wav`.
         public var format: BetaInputAudio.InputAudioValue.Format
 
-        /// Creates a `InputAudioValue`.
+        /// Creates a new `InputAudioValue`.
         ///
         /// - Parameters:
         ///   - data: Base64-encoded audio data.
@@ -1555,12 +2873,19 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
             case format
         }
 
+        /// Decodes a `InputAudioValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.data = try container.decode(Swift.String.self, forKey: .data)
             self.format = try container.decode(BetaInputAudio.InputAudioValue.Format.self, forKey: .format)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.data, forKey: .data)
@@ -1574,8 +2899,10 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio/properties/format`.
         public struct Format: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `mp3`
@@ -1600,6 +2927,9 @@ public enum BetaContent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "input_text", "input_image", "input_file":
@@ -1611,6 +2941,9 @@ public enum BetaContent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .inputContent(let value): try value.encode(to: encoder)

@@ -132,6 +132,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "response.audio.delta":
@@ -259,6 +262,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .responseAudioDelta(let value): try value.encode(to: encoder)
@@ -340,17 +346,17 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseAudioDelta`.
+        /// Creates a new `ResponseAudioDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - sequenceNumber: A sequence number for this chunk of the stream response.
         ///   - delta: A chunk of Base64 encoded response audio bytes.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             sequenceNumber: Swift.Int,
             delta: Swift.String,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -367,6 +373,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.audio.delta", forKey: .type)
@@ -376,6 +386,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.audio.delta", forKey: .type)
@@ -399,15 +412,15 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseAudioDone`.
+        /// Creates a new `ResponseAudioDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - sequenceNumber: The sequence number of the delta.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -422,6 +435,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseAudioDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.audio.done", forKey: .type)
@@ -430,6 +447,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.audio.done", forKey: .type)
@@ -454,17 +474,17 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseAudioTranscriptDelta`.
+        /// Creates a new `ResponseAudioTranscriptDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - delta: The partial transcript of the audio response.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             delta: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -481,6 +501,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.audio.transcript.delta", forKey: .type)
@@ -490,6 +514,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.audio.transcript.delta", forKey: .type)
@@ -513,15 +540,15 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseAudioTranscriptDone`.
+        /// Creates a new `ResponseAudioTranscriptDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -536,6 +563,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.audio.transcript.done", forKey: .type)
@@ -544,6 +575,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.audio.transcript.done", forKey: .type)
@@ -572,21 +606,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallCodeDelta`.
+        /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response for which the code is being streamed.
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - delta: The partial code snippet being streamed by the code interpreter.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             delta: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -607,6 +641,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallCodeDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call_code.delta", forKey: .type)
@@ -618,6 +656,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call_code.delta", forKey: .type)
@@ -649,21 +690,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallCodeDone`.
+        /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response for which the code is finalized.
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - code: The final code snippet output by the code interpreter.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             code: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -684,6 +725,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallCodeDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call_code.done", forKey: .type)
@@ -695,6 +740,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call_code.done", forKey: .type)
@@ -724,19 +772,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallCompleted`.
+        /// Creates a new `ResponseCodeInterpreterCallCompleted`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response for which the code interpreter call is completed.
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -755,6 +803,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call.completed", forKey: .type)
@@ -765,6 +817,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call.completed", forKey: .type)
@@ -793,19 +848,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallInProgress`.
+        /// Creates a new `ResponseCodeInterpreterCallInProgress`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response for which the code interpreter call is in progress.
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -824,6 +879,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call.in_progress", forKey: .type)
@@ -834,6 +893,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call.in_progress", forKey: .type)
@@ -862,19 +924,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallInterpreting`.
+        /// Creates a new `ResponseCodeInterpreterCallInterpreting`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response for which the code interpreter is interpreting code.
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -893,6 +955,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallInterpreting` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call.interpreting", forKey: .type)
@@ -903,6 +969,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call.interpreting", forKey: .type)
@@ -929,17 +998,17 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCompleted`.
+        /// Creates a new `ResponseCompleted`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - response: Properties of the completed response.
         ///   - sequenceNumber: The sequence number for this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             response: BetaResponse,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -956,6 +1025,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.completed", forKey: .type)
@@ -965,6 +1038,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.completed", forKey: .type)
@@ -996,23 +1072,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseContentPartAdded`.
+        /// Creates a new `ResponseContentPartAdded`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the output item that the content part was added to.
         ///   - outputIndex: The index of the output item that the content part was added to.
         ///   - contentIndex: The index of the content part that was added.
         ///   - part: The content part that was added.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             contentIndex: Swift.Int,
             part: BetaOutputContent,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -1035,6 +1111,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.content_part.added", forKey: .type)
@@ -1047,6 +1127,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.content_part.added", forKey: .type)
@@ -1081,23 +1164,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseContentPartDone`.
+        /// Creates a new `ResponseContentPartDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the output item that the content part was added to.
         ///   - outputIndex: The index of the output item that the content part was added to.
         ///   - contentIndex: The index of the content part that is done.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - part: The content part that is done.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             contentIndex: Swift.Int,
             sequenceNumber: Swift.Int,
             part: BetaOutputContent,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -1120,6 +1203,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.content_part.done", forKey: .type)
@@ -1132,6 +1219,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.content_part.done", forKey: .type)
@@ -1160,17 +1250,17 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCreated`.
+        /// Creates a new `ResponseCreated`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - response: The response that was created.
         ///   - sequenceNumber: The sequence number for this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             response: BetaResponse,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -1187,6 +1277,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.created", forKey: .type)
@@ -1196,6 +1290,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.created", forKey: .type)
@@ -1223,19 +1320,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFileSearchCallCompleted`.
+        /// Creates a new `ResponseFileSearchCallCompleted`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that the file search call is initiated.
         ///   - itemID: The ID of the output item that the file search call is initiated.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -1254,6 +1351,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFileSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.file_search_call.completed", forKey: .type)
@@ -1264,6 +1365,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.file_search_call.completed", forKey: .type)
@@ -1292,19 +1396,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFileSearchCallInProgress`.
+        /// Creates a new `ResponseFileSearchCallInProgress`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that the file search call is initiated.
         ///   - itemID: The ID of the output item that the file search call is initiated.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -1323,6 +1427,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFileSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.file_search_call.in_progress", forKey: .type)
@@ -1333,6 +1441,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.file_search_call.in_progress", forKey: .type)
@@ -1361,19 +1472,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFileSearchCallSearching`.
+        /// Creates a new `ResponseFileSearchCallSearching`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that the file search call is searching.
         ///   - itemID: The ID of the output item that the file search call is initiated.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -1392,6 +1503,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFileSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.file_search_call.searching", forKey: .type)
@@ -1402,6 +1517,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.file_search_call.searching", forKey: .type)
@@ -1432,21 +1550,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFunctionCallArgumentsDelta`.
+        /// Creates a new `ResponseFunctionCallArgumentsDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the output item that the function-call arguments delta is added to.
         ///   - outputIndex: The index of the output item that the function-call arguments delta is added to.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - delta: The function-call arguments delta that is added.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
             delta: Swift.String,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -1467,6 +1585,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
@@ -1478,6 +1600,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.function_call_arguments.delta", forKey: .type)
@@ -1511,23 +1636,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFunctionCallArgumentsDone`.
+        /// Creates a new `ResponseFunctionCallArgumentsDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the item.
         ///   - name: The name of the function that was called.
         ///   - outputIndex: The index of the output item.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - arguments: The function-call arguments.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             name: Swift.String,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
             arguments: Swift.String,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -1550,6 +1675,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
@@ -1562,6 +1691,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.function_call_arguments.done", forKey: .type)
@@ -1594,21 +1726,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallCommandAdded`.
+        /// Creates a new `ResponseShellCallCommandAdded`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that was updated.
         ///   - commandIndex: The index of the shell command that was added.
         ///   - command: The shell command that was added.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
             sequenceNumber: Swift.Int,
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             commandIndex: Swift.Int,
             command: Swift.String,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.sequenceNumber = sequenceNumber
@@ -1629,6 +1761,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallCommandAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_command.added", forKey: .type)
@@ -1640,6 +1776,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_command.added", forKey: .type)
@@ -1673,22 +1812,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallCommandDelta`.
+        /// Creates a new `ResponseShellCallCommandDelta`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that was updated.
         ///   - commandIndex: The index of the shell command that was updated.
         ///   - delta: The shell command delta that was appended.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - obfuscation: An obfuscation string that was added to pad the event payload.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
             sequenceNumber: Swift.Int,
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             commandIndex: Swift.Int,
             delta: Swift.String,
+            agent: BetaAgentTag? = nil,
             obfuscation: Swift.String? = nil,
             streamID: Swift.String? = nil
         ) {
@@ -1712,6 +1851,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallCommandDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_command.delta", forKey: .type)
@@ -1724,6 +1867,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_command.delta", forKey: .type)
@@ -1756,21 +1902,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallCommandDone`.
+        /// Creates a new `ResponseShellCallCommandDone`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that was updated.
         ///   - commandIndex: The index of the shell command that was completed.
         ///   - command: The final shell command that was emitted.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
             sequenceNumber: Swift.Int,
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             commandIndex: Swift.Int,
             command: Swift.String,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.sequenceNumber = sequenceNumber
@@ -1791,6 +1937,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallCommandDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_command.done", forKey: .type)
@@ -1802,6 +1952,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_command.done", forKey: .type)
@@ -1835,23 +1988,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallOutputContentDelta`.
+        /// Creates a new `ResponseShellCallOutputContentDelta`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the output item that was updated.
         ///   - outputIndex: The index of the output item that was updated.
         ///   - commandIndex: The index of the shell command that produced output.
         ///   - delta: The stdout/stderr delta that was emitted.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
             sequenceNumber: Swift.Int,
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             commandIndex: Swift.Int,
             delta: BetaShellCallOutputDelta,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.sequenceNumber = sequenceNumber
@@ -1874,6 +2027,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallOutputContentDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_output_content.delta", forKey: .type)
@@ -1886,6 +2043,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_output_content.delta", forKey: .type)
@@ -1920,23 +2080,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallOutputContentDone`.
+        /// Creates a new `ResponseShellCallOutputContentDone`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the output item that was updated.
         ///   - outputIndex: The index of the output item that was updated.
         ///   - commandIndex: The index of the shell command that produced output.
         ///   - output: The output contents emitted for the shell command.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
             sequenceNumber: Swift.Int,
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             commandIndex: Swift.Int,
             output: [BetaFunctionShellCallOutputContent],
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.sequenceNumber = sequenceNumber
@@ -1959,6 +2119,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallOutputContentDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_output_content.done", forKey: .type)
@@ -1971,6 +2135,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_output_content.done", forKey: .type)
@@ -1999,17 +2166,17 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseInProgress`.
+        /// Creates a new `ResponseInProgress`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - response: The response that is in progress.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             response: BetaResponse,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2026,6 +2193,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.in_progress", forKey: .type)
@@ -2035,6 +2206,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.in_progress", forKey: .type)
@@ -2060,17 +2234,17 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFailed`.
+        /// Creates a new `ResponseFailed`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - response: The response that failed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             sequenceNumber: Swift.Int,
             response: BetaResponse,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2087,6 +2261,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.failed", forKey: .type)
@@ -2096,6 +2274,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.failed", forKey: .type)
@@ -2121,17 +2302,17 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseIncomplete`.
+        /// Creates a new `ResponseIncomplete`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - response: The response that was incomplete.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             response: BetaResponse,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2148,6 +2329,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseIncomplete` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.incomplete", forKey: .type)
@@ -2157,6 +2342,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.incomplete", forKey: .type)
@@ -2187,19 +2375,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputItemAdded`.
+        /// Creates a new `ResponseOutputItemAdded`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that was added.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - item: The output item that was added. For reasoning items, `encrypted_content`
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
             item: BetaOutputItem,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2218,6 +2406,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_item.added", forKey: .type)
@@ -2228,6 +2420,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_item.added", forKey: .type)
@@ -2256,19 +2451,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputItemDone`.
+        /// Creates a new `ResponseOutputItemDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that was marked done.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - item: The output item that was marked done.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
             item: BetaOutputItem,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2287,6 +2482,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_item.done", forKey: .type)
@@ -2297,6 +2496,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_item.done", forKey: .type)
@@ -2329,23 +2531,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningSummaryPartAdded`.
+        /// Creates a new `ResponseReasoningSummaryPartAdded`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the item this summary part is associated with.
         ///   - outputIndex: The index of the output item this summary part is associated with.
         ///   - summaryIndex: The index of the summary part within the reasoning summary.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - part: The summary part that was added.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             summaryIndex: Swift.Int,
             sequenceNumber: Swift.Int,
             part: BetaResponsesServerEvent.ResponseReasoningSummaryPartAdded.Part,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2368,6 +2570,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningSummaryPartAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_summary_part.added", forKey: .type)
@@ -2380,6 +2586,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_summary_part.added", forKey: .type)
@@ -2399,13 +2608,11 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             /// The text of the summary part.
             public var text: Swift.String
 
-            /// Creates a `Part`.
+            /// Creates a new `Part`.
             ///
             /// - Parameters:
             ///   - text: The text of the summary part.
-            public init(
-                text: Swift.String
-            ) {
+            public init(text: Swift.String) {
                 self.text = text
             }
 
@@ -2414,12 +2621,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
+            /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("summary_text", forKey: .type)
                 self.text = try container.decode(Swift.String.self, forKey: .text)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode("summary_text", forKey: .type)
@@ -2449,23 +2663,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningSummaryPartDone`.
+        /// Creates a new `ResponseReasoningSummaryPartDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the item this summary part is associated with.
         ///   - outputIndex: The index of the output item this summary part is associated with.
         ///   - summaryIndex: The index of the summary part within the reasoning summary.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - part: The completed summary part.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             summaryIndex: Swift.Int,
             sequenceNumber: Swift.Int,
             part: BetaResponsesServerEvent.ResponseReasoningSummaryPartDone.Part,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2489,6 +2703,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case status
         }
 
+        /// Decodes a `ResponseReasoningSummaryPartDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_summary_part.done", forKey: .type)
@@ -2502,6 +2720,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_summary_part.done", forKey: .type)
@@ -2522,13 +2743,11 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             /// The text of the summary part.
             public var text: Swift.String
 
-            /// Creates a `Part`.
+            /// Creates a new `Part`.
             ///
             /// - Parameters:
             ///   - text: The text of the summary part.
-            public init(
-                text: Swift.String
-            ) {
+            public init(text: Swift.String) {
                 self.text = text
             }
 
@@ -2537,12 +2756,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
+            /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("summary_text", forKey: .type)
                 self.text = try container.decode(Swift.String.self, forKey: .text)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode("summary_text", forKey: .type)
@@ -2572,23 +2798,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningSummaryTextDelta`.
+        /// Creates a new `ResponseReasoningSummaryTextDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the item this summary text delta is associated with.
         ///   - outputIndex: The index of the output item this summary text delta is associated with.
         ///   - summaryIndex: The index of the summary part within the reasoning summary.
         ///   - delta: The text delta that was added to the summary.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             summaryIndex: Swift.Int,
             delta: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2611,6 +2837,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningSummaryTextDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_summary_text.delta", forKey: .type)
@@ -2623,6 +2853,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_summary_text.delta", forKey: .type)
@@ -2657,23 +2890,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningSummaryTextDone`.
+        /// Creates a new `ResponseReasoningSummaryTextDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the item this summary text is associated with.
         ///   - outputIndex: The index of the output item this summary text is associated with.
         ///   - summaryIndex: The index of the summary part within the reasoning summary.
         ///   - text: The full text of the completed reasoning summary.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             summaryIndex: Swift.Int,
             text: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2696,6 +2929,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningSummaryTextDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_summary_text.done", forKey: .type)
@@ -2708,6 +2945,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_summary_text.done", forKey: .type)
@@ -2742,23 +2982,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningTextDelta`.
+        /// Creates a new `ResponseReasoningTextDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the item this reasoning text delta is associated with.
         ///   - outputIndex: The index of the output item this reasoning text delta is associated with.
         ///   - contentIndex: The index of the reasoning content part this delta is associated with.
         ///   - delta: The text delta that was added to the reasoning content.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             contentIndex: Swift.Int,
             delta: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2781,6 +3021,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningTextDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_text.delta", forKey: .type)
@@ -2793,6 +3037,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_text.delta", forKey: .type)
@@ -2827,23 +3074,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningTextDone`.
+        /// Creates a new `ResponseReasoningTextDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the item this reasoning text is associated with.
         ///   - outputIndex: The index of the output item this reasoning text is associated with.
         ///   - contentIndex: The index of the reasoning content part.
         ///   - text: The full text of the completed reasoning content.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             contentIndex: Swift.Int,
             text: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2866,6 +3113,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningTextDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_text.done", forKey: .type)
@@ -2878,6 +3129,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_text.done", forKey: .type)
@@ -2912,23 +3166,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseRefusalDelta`.
+        /// Creates a new `ResponseRefusalDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the output item that the refusal text is added to.
         ///   - outputIndex: The index of the output item that the refusal text is added to.
         ///   - contentIndex: The index of the content part that the refusal text is added to.
         ///   - delta: The refusal text that is added.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             contentIndex: Swift.Int,
             delta: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -2951,6 +3205,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseRefusalDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.refusal.delta", forKey: .type)
@@ -2963,6 +3221,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.refusal.delta", forKey: .type)
@@ -2997,23 +3258,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseRefusalDone`.
+        /// Creates a new `ResponseRefusalDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the output item that the refusal text is finalized.
         ///   - outputIndex: The index of the output item that the refusal text is finalized.
         ///   - contentIndex: The index of the content part that the refusal text is finalized.
         ///   - refusal: The refusal text that is finalized.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             contentIndex: Swift.Int,
             refusal: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3036,6 +3297,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseRefusalDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.refusal.done", forKey: .type)
@@ -3048,6 +3313,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.refusal.done", forKey: .type)
@@ -3084,25 +3352,25 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputTextDelta`.
+        /// Creates a new `ResponseOutputTextDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the output item that the text delta was added to.
         ///   - outputIndex: The index of the output item that the text delta was added to.
         ///   - contentIndex: The index of the content part that the text delta was added to.
         ///   - delta: The text delta that was added.
         ///   - sequenceNumber: The sequence number for this event.
         ///   - logprobs: The log probabilities of the tokens in the delta.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             contentIndex: Swift.Int,
             delta: Swift.String,
             sequenceNumber: Swift.Int,
             logprobs: [BetaResponseLogProb],
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3127,6 +3395,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputTextDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_text.delta", forKey: .type)
@@ -3140,6 +3412,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_text.delta", forKey: .type)
@@ -3177,25 +3452,25 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputTextDone`.
+        /// Creates a new `ResponseOutputTextDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the output item that the text content is finalized.
         ///   - outputIndex: The index of the output item that the text content is finalized.
         ///   - contentIndex: The index of the content part that the text content is finalized.
         ///   - text: The text content that is finalized.
         ///   - sequenceNumber: The sequence number for this event.
         ///   - logprobs: The log probabilities of the tokens in the delta.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             contentIndex: Swift.Int,
             text: Swift.String,
             sequenceNumber: Swift.Int,
             logprobs: [BetaResponseLogProb],
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3220,6 +3495,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputTextDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_text.done", forKey: .type)
@@ -3233,6 +3512,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_text.done", forKey: .type)
@@ -3264,19 +3546,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseWebSearchCallCompleted`.
+        /// Creates a new `ResponseWebSearchCallCompleted`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that the web search call is associated with.
         ///   - itemID: Unique ID for the output item associated with the web search call.
         ///   - sequenceNumber: The sequence number of the web search call being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3295,6 +3577,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseWebSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.web_search_call.completed", forKey: .type)
@@ -3305,6 +3591,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.web_search_call.completed", forKey: .type)
@@ -3333,19 +3622,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseWebSearchCallInProgress`.
+        /// Creates a new `ResponseWebSearchCallInProgress`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that the web search call is associated with.
         ///   - itemID: Unique ID for the output item associated with the web search call.
         ///   - sequenceNumber: The sequence number of the web search call being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3364,6 +3653,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseWebSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.web_search_call.in_progress", forKey: .type)
@@ -3374,6 +3667,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.web_search_call.in_progress", forKey: .type)
@@ -3402,19 +3698,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseWebSearchCallSearching`.
+        /// Creates a new `ResponseWebSearchCallSearching`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item that the web search call is associated with.
         ///   - itemID: Unique ID for the output item associated with the web search call.
         ///   - sequenceNumber: The sequence number of the web search call being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3433,6 +3729,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseWebSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.web_search_call.searching", forKey: .type)
@@ -3443,6 +3743,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.web_search_call.searching", forKey: .type)
@@ -3471,19 +3774,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseImageGenerationCallCompleted`.
+        /// Creates a new `ResponseImageGenerationCallCompleted`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - itemID: The unique identifier of the image generation item being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
             itemID: Swift.String,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3502,6 +3805,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseImageGenerationCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.image_generation_call.completed", forKey: .type)
@@ -3512,6 +3819,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.image_generation_call.completed", forKey: .type)
@@ -3540,19 +3850,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseImageGenerationCallGenerating`.
+        /// Creates a new `ResponseImageGenerationCallGenerating`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the image generation item being processed.
         ///   - sequenceNumber: The sequence number of the image generation item being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3571,6 +3881,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseImageGenerationCallGenerating` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.image_generation_call.generating", forKey: .type)
@@ -3581,6 +3895,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.image_generation_call.generating", forKey: .type)
@@ -3609,19 +3926,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseImageGenerationCallInProgress`.
+        /// Creates a new `ResponseImageGenerationCallInProgress`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the image generation item being processed.
         ///   - sequenceNumber: The sequence number of the image generation item being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3640,6 +3957,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseImageGenerationCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.image_generation_call.in_progress", forKey: .type)
@@ -3650,6 +3971,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.image_generation_call.in_progress", forKey: .type)
@@ -3690,27 +4014,27 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseImageGenerationCallPartialImage`.
+        /// Creates a new `ResponseImageGenerationCallPartialImage`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the image generation item being processed.
         ///   - sequenceNumber: The sequence number of the image generation item being processed.
         ///   - partialImageIndex: 0-based index for the partial image (backend is 1-based, but this is 0-based for the user).
         ///   - partialImageB64: Base64-encoded partial image data, suitable for rendering as an image.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - size: The image size that was used.
         ///   - quality: The image quality that was used.
         ///   - background: The background setting that was used.
         ///   - outputFormat: The output format that was used.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             sequenceNumber: Swift.Int,
             partialImageIndex: Swift.Int,
             partialImageB64: Swift.String,
+            agent: BetaAgentTag? = nil,
             size: Swift.String? = nil,
             quality: Swift.String? = nil,
             background: Swift.String? = nil,
@@ -3745,6 +4069,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseImageGenerationCallPartialImage` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.image_generation_call.partial_image", forKey: .type)
@@ -3761,6 +4089,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.image_generation_call.partial_image", forKey: .type)
@@ -3797,21 +4128,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallArgumentsDelta`.
+        /// Creates a new `ResponseMCPCallArgumentsDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the MCP tool call item being processed.
         ///   - delta: A JSON string containing the partial update to the arguments for the MCP tool call.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             delta: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3832,6 +4163,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
@@ -3843,6 +4178,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call_arguments.delta", forKey: .type)
@@ -3874,21 +4212,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallArgumentsDone`.
+        /// Creates a new `ResponseMCPCallArgumentsDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the MCP tool call item being processed.
         ///   - arguments: A JSON string containing the finalized arguments for the MCP tool call.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             arguments: Swift.String,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3909,6 +4247,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
@@ -3920,6 +4262,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call_arguments.done", forKey: .type)
@@ -3949,19 +4294,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallCompleted`.
+        /// Creates a new `ResponseMCPCallCompleted`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the MCP tool call item that completed.
         ///   - outputIndex: The index of the output item that completed.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -3980,6 +4325,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call.completed", forKey: .type)
@@ -3990,6 +4339,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call.completed", forKey: .type)
@@ -4018,19 +4370,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallFailed`.
+        /// Creates a new `ResponseMCPCallFailed`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the MCP tool call item that failed.
         ///   - outputIndex: The index of the output item that failed.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -4049,6 +4401,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call.failed", forKey: .type)
@@ -4059,6 +4415,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call.failed", forKey: .type)
@@ -4087,19 +4446,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallInProgress`.
+        /// Creates a new `ResponseMCPCallInProgress`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the MCP tool call item being processed.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
             itemID: Swift.String,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -4118,6 +4477,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
@@ -4128,6 +4491,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call.in_progress", forKey: .type)
@@ -4156,19 +4522,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPListToolsCompleted`.
+        /// Creates a new `ResponseMCPListToolsCompleted`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the MCP tool call item that produced this output.
         ///   - outputIndex: The index of the output item that was processed.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -4187,6 +4553,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_list_tools.completed", forKey: .type)
@@ -4197,6 +4567,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_list_tools.completed", forKey: .type)
@@ -4225,19 +4598,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPListToolsFailed`.
+        /// Creates a new `ResponseMCPListToolsFailed`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the MCP tool call item that failed.
         ///   - outputIndex: The index of the output item that failed.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -4256,6 +4629,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_list_tools.failed", forKey: .type)
@@ -4266,6 +4643,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_list_tools.failed", forKey: .type)
@@ -4294,19 +4674,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPListToolsInProgress`.
+        /// Creates a new `ResponseMCPListToolsInProgress`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The ID of the MCP tool call item that is being processed.
         ///   - outputIndex: The index of the output item that is being processed.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -4325,6 +4705,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_list_tools.in_progress", forKey: .type)
@@ -4335,6 +4719,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_list_tools.in_progress", forKey: .type)
@@ -4369,24 +4756,24 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputTextAnnotationAdded`.
+        /// Creates a new `ResponseOutputTextAnnotationAdded`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - itemID: The unique identifier of the item to which the annotation is being added.
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - contentIndex: The index of the content part within the output item.
         ///   - annotationIndex: The index of the annotation within the content part.
         ///   - sequenceNumber: The sequence number of this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - annotation: The annotation object being added. (See annotation schema for details.)
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             itemID: Swift.String,
             outputIndex: Swift.Int,
             contentIndex: Swift.Int,
             annotationIndex: Swift.Int,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             annotation: BetaAnnotation? = nil,
             streamID: Swift.String? = nil
         ) {
@@ -4412,6 +4799,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputTextAnnotationAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_text.annotation.added", forKey: .type)
@@ -4425,6 +4816,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_text.annotation.added", forKey: .type)
@@ -4454,17 +4848,17 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseQueued`.
+        /// Creates a new `ResponseQueued`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - response: The full response object that is queued.
         ///   - sequenceNumber: The sequence number for this event.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             response: BetaResponse,
             sequenceNumber: Swift.Int,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -4481,6 +4875,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseQueued` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.queued", forKey: .type)
@@ -4490,6 +4888,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.queued", forKey: .type)
@@ -4519,21 +4920,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCustomToolCallInputDelta`.
+        /// Creates a new `ResponseCustomToolCallInputDelta`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - outputIndex: The index of the output this delta applies to.
         ///   - itemID: Unique identifier for the API item associated with this event.
         ///   - delta: The incremental input data (delta) for the custom tool call.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             delta: Swift.String,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -4554,6 +4955,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCustomToolCallInputDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.custom_tool_call_input.delta", forKey: .type)
@@ -4565,6 +4970,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.custom_tool_call_input.delta", forKey: .type)
@@ -4596,21 +5004,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCustomToolCallInputDone`.
+        /// Creates a new `ResponseCustomToolCallInputDone`.
         ///
         /// - Parameters:
-        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - outputIndex: The index of the output this event applies to.
         ///   - itemID: Unique identifier for the API item associated with this event.
         ///   - input: The complete input data for the custom tool call.
+        ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
-            agent: BetaAgentTag? = nil,
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
             itemID: Swift.String,
             input: Swift.String,
+            agent: BetaAgentTag? = nil,
             streamID: Swift.String? = nil
         ) {
             self.agent = agent
@@ -4631,6 +5039,10 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCustomToolCallInputDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.custom_tool_call_input.done", forKey: .type)
@@ -4642,6 +5054,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.custom_tool_call_input.done", forKey: .type)

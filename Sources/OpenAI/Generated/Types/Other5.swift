@@ -21,7 +21,7 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
     /// present only when WebSocket multiplexing is enabled separately.
     public var streamID: Swift.String?
 
-    /// Creates a `BetaResponseInjectFailedEvent`.
+    /// Creates a new `BetaResponseInjectFailedEvent`.
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response that rejected the input.
@@ -52,6 +52,10 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseInjectFailedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.inject.failed", forKey: .type)
@@ -62,6 +66,9 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
         self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.inject.failed", forKey: .type)
@@ -81,7 +88,7 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
         /// A human-readable description of the error.
         public var message: Swift.String
 
-        /// Creates a `ErrorValue`.
+        /// Creates a new `ErrorValue`.
         ///
         /// - Parameters:
         ///   - code: A machine-readable error code.
@@ -99,12 +106,19 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
             case message
         }
 
+        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.code = try container.decode(BetaResponseInjectFailedEvent.ErrorValue.Code.self, forKey: .code)
             self.message = try container.decode(Swift.String.self, forKey: .message)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.code, forKey: .code)
@@ -117,8 +131,10 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/BetaResponseInjectFailedEvent/properties/error/properties/code`.
         public struct Code: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `response_already_completed`
@@ -143,7 +159,7 @@ public struct BetaResponseInjectCreatedEvent: Codable, Hashable, Sendable {
     /// present only when WebSocket multiplexing is enabled separately.
     public var streamID: Swift.String?
 
-    /// Creates a `BetaResponseInjectCreatedEvent`.
+    /// Creates a new `BetaResponseInjectCreatedEvent`.
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response that accepted the input.
@@ -166,6 +182,10 @@ public struct BetaResponseInjectCreatedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseInjectCreatedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.inject.created", forKey: .type)
@@ -174,6 +194,9 @@ public struct BetaResponseInjectCreatedEvent: Codable, Hashable, Sendable {
         self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.inject.created", forKey: .type)
@@ -199,19 +222,19 @@ public struct BetaResponseWsError: Codable, Hashable, Sendable {
     /// originating `response.create` event supplied a `stream_id`.
     public var streamID: Swift.String?
 
-    /// Creates a `BetaResponseWsError`.
+    /// Creates a new `BetaResponseWsError`.
     ///
     /// - Parameters:
+    ///   - error: Details about the error.
     ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - status: The HTTP status code associated with a WebSocket protocol error.
     ///   - sequenceNumber: The sequence number of an error emitted by the response stream.
-    ///   - error: Details about the error.
     ///   - streamID: The WebSocket lane that emitted this event. This field is present when the
     public init(
+        error: BetaErrorPayload,
         agent: BetaAgentTag? = nil,
         status: Swift.Int? = nil,
         sequenceNumber: Swift.Int? = nil,
-        error: BetaErrorPayload,
         streamID: Swift.String? = nil
     ) {
         self.agent = agent
@@ -230,6 +253,10 @@ public struct BetaResponseWsError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseWsError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("error", forKey: .type)
@@ -240,6 +267,9 @@ public struct BetaResponseWsError: Codable, Hashable, Sendable {
         self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("error", forKey: .type)
@@ -257,25 +287,27 @@ public struct BetaResponseWsError: Codable, Hashable, Sendable {
 public struct BetaErrorPayload: Codable, Hashable, Sendable {
     /// The error type that was emitted.
     public var type: Swift.String
+    /// The `code` member.
     public var code: Swift.String?
     /// The human-readable error message that was emitted.
     public var message: Swift.String
+    /// The `param` member.
     public var param: Swift.String?
     /// The response headers that were emitted with the error, if any.
     public var headers: [Swift.String: Swift.String]?
 
-    /// Creates a `BetaErrorPayload`.
+    /// Creates a new `BetaErrorPayload`.
     ///
     /// - Parameters:
     ///   - type: The error type that was emitted.
-    ///   - code: The `code` member.
     ///   - message: The human-readable error message that was emitted.
+    ///   - code: The `code` member.
     ///   - param: The `param` member.
     ///   - headers: The response headers that were emitted with the error, if any.
     public init(
         type: Swift.String,
-        code: Swift.String? = nil,
         message: Swift.String,
+        code: Swift.String? = nil,
         param: Swift.String? = nil,
         headers: [Swift.String: Swift.String]? = nil
     ) {
@@ -294,6 +326,10 @@ public struct BetaErrorPayload: Codable, Hashable, Sendable {
         case headers
     }
 
+    /// Decodes a `BetaErrorPayload` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(Swift.String.self, forKey: .type)
@@ -303,6 +339,9 @@ public struct BetaErrorPayload: Codable, Hashable, Sendable {
         self.headers = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .headers)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -313,6 +352,8 @@ public struct BetaErrorPayload: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaResponsesWebSocketStreamEvent` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesWebSocketStreamEvent`.
 public struct BetaResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
     /// The WebSocket lane that emitted this event. This field is present
@@ -320,13 +361,11 @@ public struct BetaResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
     /// `stream_id`.
     public var streamID: Swift.String?
 
-    /// Creates a `BetaResponsesWebSocketStreamEvent`.
+    /// Creates a new `BetaResponsesWebSocketStreamEvent`.
     ///
     /// - Parameters:
     ///   - streamID: The WebSocket lane that emitted this event. This field is present
-    public init(
-        streamID: Swift.String? = nil
-    ) {
+    public init(streamID: Swift.String? = nil) {
         self.streamID = streamID
     }
 
@@ -334,11 +373,18 @@ public struct BetaResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
         case streamID = "stream_id"
     }
 
+    /// Decodes a `BetaResponsesWebSocketStreamEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.streamID, forKey: .streamID)
@@ -358,6 +404,9 @@ public enum BetaResponsesClientEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "response.create":
@@ -369,6 +418,9 @@ public enum BetaResponsesClientEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .responseCreate(let value): try value.encode(to: encoder)
@@ -389,7 +441,7 @@ public struct BetaResponseInjectEvent: Codable, Hashable, Sendable {
     /// Input items to inject into the active response.
     public var input: [BetaInputItem]
 
-    /// Creates a `BetaResponseInjectEvent`.
+    /// Creates a new `BetaResponseInjectEvent`.
     ///
     /// - Parameters:
     ///   - responseID: The ID of the active response that should receive the input.
@@ -408,6 +460,10 @@ public struct BetaResponseInjectEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseInjectEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.inject", forKey: .type)
@@ -415,6 +471,9 @@ public struct BetaResponseInjectEvent: Codable, Hashable, Sendable {
         self.input = try container.decodeIfPresent([BetaInputItem].self, forKey: .input) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.inject", forKey: .type)
@@ -442,13 +501,16 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
     /// conversation lineage, so a new lane can fork from a response created
     /// on another lane.
     public var streamID: Swift.String?
+    /// The `metadata` member.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -459,9 +521,12 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
         get { _user }
         set { _user = newValue }
     }
+    /// The `safety_identifier` member.
     public var safetyIdentifier: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: BetaResponsesClientEventResponseCreate.PromptCacheRetention?
+    /// The `prompt_cache_retention` member.
     @available(*, deprecated)
     public var promptCacheRetention: BetaResponsesClientEventResponseCreate.PromptCacheRetention? {
         get { _promptCacheRetention }
@@ -469,13 +534,16 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
     }
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](/docs/models)
     /// to browse and compare available models.
     public var model: BetaModelIDsResponses?
+    /// The `background` member.
     public var background: Swift.Bool?
+    /// The `max_tool_calls` member.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -503,14 +571,18 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: BetaToolChoiceParam?
+    /// The `prompt` member.
     public var prompt: BetaPrompt?
+    /// The `service_tier` member.
     public var serviceTier: BetaServiceTierResponses?
     private var _truncation: BetaResponsesClientEventResponseCreate.Truncation?
+    /// The `truncation` member.
     @available(*, deprecated)
     public var truncation: BetaResponsesClientEventResponseCreate.Truncation? {
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// The `reasoning` member.
     public var reasoning: BetaReasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
@@ -521,19 +593,30 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
     /// - [Conversation state](/docs/guides/conversation-state)
     /// - [Function calling](/docs/guides/function-calling)
     public var input: BetaInputParam?
+    /// The `include` member.
     public var include: [BetaIncludeEnum]?
+    /// The `parallel_tool_calls` member.
     public var parallelToolCalls: Swift.Bool?
+    /// The `store` member.
     public var store: Swift.Bool?
+    /// The `instructions` member.
     public var instructions: Swift.String?
+    /// The `moderation` member.
     public var moderation: BetaModerationParam?
+    /// The `stream` member.
     public var stream: Swift.Bool?
+    /// The `stream_options` member.
     public var streamOptions: BetaResponseStreamOptions?
+    /// The `conversation` member.
     public var conversation: BetaConversationParam?
+    /// The `context_management` member.
     public var contextManagement: [BetaContextManagementParam]?
+    /// The `max_output_tokens` member.
     public var maxOutputTokens: Swift.Int?
+    /// The `multi_agent` member.
     public var multiAgent: BetaMultiAgentParam?
 
-    /// Creates a `BetaResponsesClientEventResponseCreate`.
+    /// Creates a new `BetaResponsesClientEventResponseCreate`.
     ///
     /// - Parameters:
     ///   - streamID: The WebSocket lane for this response. Requests with the same
@@ -676,6 +759,10 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
         case type
     }
 
+    /// Decodes a `BetaResponsesClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.create", forKey: .type)
@@ -714,6 +801,9 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
         self.multiAgent = try container.decodeIfPresent(BetaMultiAgentParam.self, forKey: .multiAgent)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.create", forKey: .type)
@@ -768,8 +858,10 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
     ///
     /// - Remark: Generated from `#/components/schemas/BetaModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
     public struct PromptCacheRetention: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_memory`
@@ -790,8 +882,10 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCreateResponse/allOf/2/properties/truncation/anyOf/0`.
     public struct Truncation: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`

@@ -12,7 +12,7 @@ public struct InviteProjectGroupBody: Codable, Hashable, Sendable {
     /// Identifier of the project role to grant to the group.
     public var role: Swift.String
 
-    /// Creates a `InviteProjectGroupBody`.
+    /// Creates a new `InviteProjectGroupBody`.
     ///
     /// - Parameters:
     ///   - groupID: Identifier of the group to add to the project.
@@ -30,12 +30,19 @@ public struct InviteProjectGroupBody: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `InviteProjectGroupBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.groupID = try container.decode(Swift.String.self, forKey: .groupID)
         self.role = try container.decode(Swift.String.self, forKey: .role)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.groupID, forKey: .groupID)
@@ -58,7 +65,7 @@ public struct ProjectGroup: Codable, Hashable, Sendable {
     /// Unix timestamp (in seconds) when the group was granted project access.
     public var createdAt: Swift.Int
 
-    /// Creates a `ProjectGroup`.
+    /// Creates a new `ProjectGroup`.
     ///
     /// - Parameters:
     ///   - projectID: Identifier of the project.
@@ -89,6 +96,10 @@ public struct ProjectGroup: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectGroup` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.group", forKey: .object)
@@ -99,6 +110,9 @@ public struct ProjectGroup: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.group", forKey: .object)
@@ -115,8 +129,10 @@ public struct ProjectGroup: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectGroup/properties/group_type`.
     public struct GroupType: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `group`
@@ -134,13 +150,11 @@ public struct ProjectGroupDeletedResource: Codable, Hashable, Sendable {
     /// Whether the group membership in the project was removed.
     public var deleted: Swift.Bool
 
-    /// Creates a `ProjectGroupDeletedResource`.
+    /// Creates a new `ProjectGroupDeletedResource`.
     ///
     /// - Parameters:
     ///   - deleted: Whether the group membership in the project was removed.
-    public init(
-        deleted: Swift.Bool
-    ) {
+    public init(deleted: Swift.Bool) {
         self.deleted = deleted
     }
 
@@ -149,12 +163,19 @@ public struct ProjectGroupDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectGroupDeletedResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.group.deleted", forKey: .object)
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.group.deleted", forKey: .object)
@@ -173,7 +194,7 @@ public struct ProjectGroupListResource: Codable, Hashable, Sendable, CursorPage 
     /// Cursor to fetch the next page of results, or `null` when there are no more results.
     public var next: Swift.String?
 
-    /// Creates a `ProjectGroupListResource`.
+    /// Creates a new `ProjectGroupListResource`.
     ///
     /// - Parameters:
     ///   - data: Project group memberships returned in the current page.
@@ -196,6 +217,10 @@ public struct ProjectGroupListResource: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
+    /// Decodes a `ProjectGroupListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -204,6 +229,9 @@ public struct ProjectGroupListResource: Codable, Hashable, Sendable, CursorPage 
         self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)

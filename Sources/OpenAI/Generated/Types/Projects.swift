@@ -13,6 +13,7 @@ public struct Project: Codable, Hashable, Sendable {
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the project was created.
     public var createdAt: Swift.Int
+    /// The `archived_at` member.
     public var archivedAt: Swift.Int?
     /// `active` or `archived`
     public var status: Swift.String?
@@ -21,20 +22,20 @@ public struct Project: Codable, Hashable, Sendable {
     /// The residency configuration for the project.
     public var residency: PublicProjectResidency?
 
-    /// Creates a `Project`.
+    /// Creates a new `Project`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
-    ///   - name: The name of the project. This appears in reporting.
     ///   - createdAt: The Unix timestamp (in seconds) of when the project was created.
+    ///   - name: The name of the project. This appears in reporting.
     ///   - archivedAt: The `archived_at` member.
     ///   - status: `active` or `archived`
     ///   - externalKeyID: The external key associated with the project.
     ///   - residency: The residency configuration for the project.
     public init(
         id: Swift.String,
-        name: Swift.String? = nil,
         createdAt: Swift.Int,
+        name: Swift.String? = nil,
         archivedAt: Swift.Int? = nil,
         status: Swift.String? = nil,
         externalKeyID: Swift.String? = nil,
@@ -60,6 +61,10 @@ public struct Project: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Project` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project", forKey: .object)
@@ -72,6 +77,9 @@ public struct Project: Codable, Hashable, Sendable {
         self.residency = try container.decodeIfPresent(PublicProjectResidency.self, forKey: .residency)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project", forKey: .object)
@@ -101,26 +109,27 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// Whether the API key's owner currently has effective access to the project.
     public var ownerProjectAccess: ProjectAPIKey.OwnerProjectAccess
+    /// The `owner` member.
     public var owner: ProjectAPIKey.Owner
 
-    /// Creates a `ProjectAPIKey`.
+    /// Creates a new `ProjectAPIKey`.
     ///
     /// - Parameters:
     ///   - redactedValue: The redacted value of the API key
     ///   - name: The name of the API key
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
-    ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used.
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - ownerProjectAccess: Whether the API key's owner currently has effective access to the project.
     ///   - owner: The `owner` member.
+    ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used.
     public init(
         redactedValue: Swift.String,
         name: Swift.String,
         createdAt: Swift.Int,
-        lastUsedAt: Swift.Int? = nil,
         id: Swift.String,
         ownerProjectAccess: ProjectAPIKey.OwnerProjectAccess,
-        owner: ProjectAPIKey.Owner
+        owner: ProjectAPIKey.Owner,
+        lastUsedAt: Swift.Int? = nil
     ) {
         self.redactedValue = redactedValue
         self.name = name
@@ -142,6 +151,10 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectAPIKey` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.api_key", forKey: .object)
@@ -154,6 +167,9 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
         self.owner = try container.decode(ProjectAPIKey.Owner.self, forKey: .owner)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.api_key", forKey: .object)
@@ -172,8 +188,10 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectApiKey/properties/owner_project_access`.
     public struct OwnerProjectAccess: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `active`
@@ -183,6 +201,8 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
         public static var inactive: Self { Self(rawValue: "inactive") }
     }
 
+    /// The `owner` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ProjectApiKey/properties/owner`.
     public struct Owner: Codable, Hashable, Sendable {
         /// `user` or `service_account`
@@ -192,7 +212,7 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
         /// The service account that owns a project API key.
         public var serviceAccount: ProjectAPIKeyOwnerServiceAccount?
 
-        /// Creates a `Owner`.
+        /// Creates a new `Owner`.
         ///
         /// - Parameters:
         ///   - type: `user` or `service_account`
@@ -214,6 +234,10 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
             case serviceAccount = "service_account"
         }
 
+        /// Decodes a `Owner` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(ProjectAPIKey.Owner.TypeValue.self, forKey: .type)
@@ -221,6 +245,9 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
             self.serviceAccount = try container.decodeIfPresent(ProjectAPIKeyOwnerServiceAccount.self, forKey: .serviceAccount)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -234,8 +261,10 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/ProjectApiKey/properties/owner/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `user`
@@ -247,12 +276,16 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectApiKeyDeleteResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyDeleteResponse`.
 public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `ProjectAPIKeyDeleteResponse`.
+    /// Creates a new `ProjectAPIKeyDeleteResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -271,6 +304,10 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectAPIKeyDeleteResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.api_key.deleted", forKey: .object)
@@ -278,6 +315,9 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.api_key.deleted", forKey: .object)
@@ -286,25 +326,31 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectApiKeyListResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyListResponse`.
 public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [ProjectAPIKey]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ProjectAPIKeyListResponse`.
+    /// Creates a new `ProjectAPIKeyListResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [ProjectAPIKey],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -320,6 +366,10 @@ public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, CursorPage
         case object
     }
 
+    /// Decodes a `ProjectAPIKeyListResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -329,6 +379,9 @@ public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, CursorPage
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -359,7 +412,7 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Hashable, Sendable {
     /// The service account's project role.
     public var role: Swift.String
 
-    /// Creates a `ProjectAPIKeyOwnerServiceAccount`.
+    /// Creates a new `ProjectAPIKeyOwnerServiceAccount`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
@@ -385,6 +438,10 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `ProjectAPIKeyOwnerServiceAccount` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -393,6 +450,9 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Hashable, Sendable {
         self.role = try container.decode(Swift.String.self, forKey: .role)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -417,7 +477,7 @@ public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable {
     /// The user's project role.
     public var role: Swift.String
 
-    /// Creates a `ProjectAPIKeyOwnerUser`.
+    /// Creates a new `ProjectAPIKeyOwnerUser`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
@@ -447,6 +507,10 @@ public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `ProjectAPIKeyOwnerUser` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -456,6 +520,9 @@ public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable {
         self.role = try container.decode(Swift.String.self, forKey: .role)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -466,6 +533,8 @@ public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectCreateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectCreateRequest`.
 public struct ProjectCreateRequest: Codable, Hashable, Sendable {
     /// The friendly name of the project, this name appears in reports.
@@ -475,7 +544,7 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable {
     /// External key ID to associate with the project.
     public var externalKeyID: Swift.String?
 
-    /// Creates a `ProjectCreateRequest`.
+    /// Creates a new `ProjectCreateRequest`.
     ///
     /// - Parameters:
     ///   - name: The friendly name of the project, this name appears in reports.
@@ -497,6 +566,10 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable {
         case externalKeyID = "external_key_id"
     }
 
+    /// Decodes a `ProjectCreateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -504,6 +577,9 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable {
         self.externalKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .externalKeyID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
@@ -512,25 +588,31 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectListResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectListResponse`.
 public struct ProjectListResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [Project]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ProjectListResponse`.
+    /// Creates a new `ProjectListResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [Project],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -546,6 +628,10 @@ public struct ProjectListResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `ProjectListResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -555,6 +641,9 @@ public struct ProjectListResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -581,7 +670,7 @@ public struct ProjectModelPermissions: Codable, Hashable, Sendable {
     /// The model IDs included in the model permissions policy.
     public var modelIDs: [Swift.String]
 
-    /// Creates a `ProjectModelPermissions`.
+    /// Creates a new `ProjectModelPermissions`.
     ///
     /// - Parameters:
     ///   - mode: Whether the project uses an allowlist or a denylist.
@@ -600,6 +689,10 @@ public struct ProjectModelPermissions: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectModelPermissions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.model_permissions", forKey: .object)
@@ -607,6 +700,9 @@ public struct ProjectModelPermissions: Codable, Hashable, Sendable {
         self.modelIDs = try container.decodeIfPresent([Swift.String].self, forKey: .modelIDs) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.model_permissions", forKey: .object)
@@ -620,8 +716,10 @@ public struct ProjectModelPermissions: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectModelPermissions/properties/mode`.
     public struct Mode: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `allow_list`
@@ -639,13 +737,11 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Hashable, Sendable
     /// Whether the project model permissions were deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `ProjectModelPermissionsDeleteResponse`.
+    /// Creates a new `ProjectModelPermissionsDeleteResponse`.
     ///
     /// - Parameters:
     ///   - deleted: Whether the project model permissions were deleted.
-    public init(
-        deleted: Swift.Bool
-    ) {
+    public init(deleted: Swift.Bool) {
         self.deleted = deleted
     }
 
@@ -654,12 +750,19 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Hashable, Sendable
         case object
     }
 
+    /// Decodes a `ProjectModelPermissionsDeleteResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.model_permissions.deleted", forKey: .object)
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.model_permissions.deleted", forKey: .object)
@@ -667,6 +770,8 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Hashable, Sendable
     }
 }
 
+/// The `ProjectModelPermissionsUpdateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsUpdateRequest`.
 public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable {
     /// The model permissions mode to apply.
@@ -674,7 +779,7 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable 
     /// The model IDs included in this permissions policy.
     public var modelIDs: [Swift.String]
 
-    /// Creates a `ProjectModelPermissionsUpdateRequest`.
+    /// Creates a new `ProjectModelPermissionsUpdateRequest`.
     ///
     /// - Parameters:
     ///   - mode: The model permissions mode to apply.
@@ -692,12 +797,19 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable 
         case modelIDs = "model_ids"
     }
 
+    /// Decodes a `ProjectModelPermissionsUpdateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.mode = try container.decode(ProjectModelPermissionsUpdateRequest.Mode.self, forKey: .mode)
         self.modelIDs = try container.decodeIfPresent([Swift.String].self, forKey: .modelIDs) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.mode, forKey: .mode)
@@ -710,8 +822,10 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable 
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsUpdateRequest/properties/mode`.
     public struct Mode: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `allow_list`
@@ -743,7 +857,7 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable {
     /// The maximum batch input tokens per day. Only present for relevant models.
     public var batch1DayMaxInputTokens: Swift.Int?
 
-    /// Creates a `ProjectRateLimit`.
+    /// Creates a new `ProjectRateLimit`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
@@ -786,6 +900,10 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectRateLimit` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.rate_limit", forKey: .object)
@@ -799,6 +917,9 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable {
         self.batch1DayMaxInputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .batch1DayMaxInputTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.rate_limit", forKey: .object)
@@ -813,25 +934,31 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectRateLimitListResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitListResponse`.
 public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [ProjectRateLimit]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ProjectRateLimitListResponse`.
+    /// Creates a new `ProjectRateLimitListResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [ProjectRateLimit],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -847,6 +974,10 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorP
         case object
     }
 
+    /// Decodes a `ProjectRateLimitListResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -856,6 +987,9 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorP
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -873,6 +1007,8 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorP
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `ProjectRateLimitUpdateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitUpdateRequest`.
 public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable {
     /// The maximum requests per minute.
@@ -888,7 +1024,7 @@ public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable {
     /// The maximum batch input tokens per day. Only relevant for certain models.
     public var batch1DayMaxInputTokens: Swift.Int?
 
-    /// Creates a `ProjectRateLimitUpdateRequest`.
+    /// Creates a new `ProjectRateLimitUpdateRequest`.
     ///
     /// - Parameters:
     ///   - maxRequestsPer1Minute: The maximum requests per minute.
@@ -922,6 +1058,10 @@ public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable {
         case batch1DayMaxInputTokens = "batch_1_day_max_input_tokens"
     }
 
+    /// Decodes a `ProjectRateLimitUpdateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.maxRequestsPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxRequestsPer1Minute)
@@ -932,6 +1072,9 @@ public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable {
         self.batch1DayMaxInputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .batch1DayMaxInputTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.maxRequestsPer1Minute, forKey: .maxRequestsPer1Minute)
@@ -956,7 +1099,7 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
     /// The Unix timestamp (in seconds) of when the service account was created
     public var createdAt: Swift.Int
 
-    /// Creates a `ProjectServiceAccount`.
+    /// Creates a new `ProjectServiceAccount`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
@@ -983,6 +1126,10 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectServiceAccount` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.service_account", forKey: .object)
@@ -992,6 +1139,9 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.service_account", forKey: .object)
@@ -1007,8 +1157,10 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectServiceAccount/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `owner`
@@ -1022,15 +1174,20 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectServiceAccountApiKey` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountApiKey`.
 public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String
+    /// The `name` member.
     public var name: Swift.String
     /// Unix time, in seconds.
     public var createdAt: Swift.Int
+    /// The `id` member.
     public var id: Swift.String
 
-    /// Creates a `ProjectServiceAccountAPIKey`.
+    /// Creates a new `ProjectServiceAccountAPIKey`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
@@ -1057,6 +1214,10 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectServiceAccountAPIKey` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.service_account.api_key", forKey: .object)
@@ -1066,6 +1227,9 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.service_account.api_key", forKey: .object)
@@ -1076,13 +1240,16 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectServiceAccountCreateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateRequest`.
 public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable {
     /// The name of the service account being created.
     public var name: Swift.String
+    /// The `create_service_account_only` member.
     public var createServiceAccountOnly: Swift.Bool?
 
-    /// Creates a `ProjectServiceAccountCreateRequest`.
+    /// Creates a new `ProjectServiceAccountCreateRequest`.
     ///
     /// - Parameters:
     ///   - name: The name of the service account being created.
@@ -1100,12 +1267,19 @@ public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable {
         case createServiceAccountOnly = "create_service_account_only"
     }
 
+    /// Decodes a `ProjectServiceAccountCreateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
         self.createServiceAccountOnly = try container.decodeIfPresent(Swift.Bool.self, forKey: .createServiceAccountOnly)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
@@ -1113,17 +1287,22 @@ public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectServiceAccountCreateResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateResponse`.
 public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `name` member.
     public var name: Swift.String
     /// Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.
     public var role: ProjectServiceAccountCreateResponse.RoleValue
     /// Unix time, in seconds.
     public var createdAt: Swift.Int
+    /// The `api_key` member.
     public var apiKey: ProjectServiceAccountAPIKey?
 
-    /// Creates a `ProjectServiceAccountCreateResponse`.
+    /// Creates a new `ProjectServiceAccountCreateResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -1154,6 +1333,10 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectServiceAccountCreateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.service_account", forKey: .object)
@@ -1164,6 +1347,9 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
         self.apiKey = try container.decodeIfPresent(ProjectServiceAccountAPIKey.self, forKey: .apiKey)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.service_account", forKey: .object)
@@ -1180,8 +1366,10 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateResponse/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `member`
@@ -1192,12 +1380,16 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectServiceAccountDeleteResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountDeleteResponse`.
 public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `ProjectServiceAccountDeleteResponse`.
+    /// Creates a new `ProjectServiceAccountDeleteResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -1216,6 +1408,10 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectServiceAccountDeleteResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.service_account.deleted", forKey: .object)
@@ -1223,6 +1419,9 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.service_account.deleted", forKey: .object)
@@ -1231,25 +1430,31 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectServiceAccountListResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountListResponse`.
 public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [ProjectServiceAccount]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ProjectServiceAccountListResponse`.
+    /// Creates a new `ProjectServiceAccountListResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [ProjectServiceAccount],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -1265,6 +1470,10 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, Cu
         case object
     }
 
+    /// Decodes a `ProjectServiceAccountListResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -1274,6 +1483,9 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, Cu
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -1291,6 +1503,8 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, Cu
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `ProjectUpdateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectUpdateRequest`.
 public struct ProjectUpdateRequest: Codable, Hashable, Sendable {
     /// The updated name of the project, this name appears in reports.
@@ -1298,7 +1512,7 @@ public struct ProjectUpdateRequest: Codable, Hashable, Sendable {
     /// External key ID to associate with the project.
     public var externalKeyID: Swift.String?
 
-    /// Creates a `ProjectUpdateRequest`.
+    /// Creates a new `ProjectUpdateRequest`.
     ///
     /// - Parameters:
     ///   - name: The updated name of the project, this name appears in reports.
@@ -1316,12 +1530,19 @@ public struct ProjectUpdateRequest: Codable, Hashable, Sendable {
         case externalKeyID = "external_key_id"
     }
 
+    /// Decodes a `ProjectUpdateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         self.externalKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .externalKeyID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.name, forKey: .name)
@@ -1344,20 +1565,20 @@ public struct ProjectUser: Codable, Hashable, Sendable {
     /// The Unix timestamp (in seconds) of when the project was added.
     public var addedAt: Swift.Int
 
-    /// Creates a `ProjectUser`.
+    /// Creates a new `ProjectUser`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
-    ///   - name: The name of the user
-    ///   - email: The email address of the user
     ///   - role: `owner` or `member`
     ///   - addedAt: The Unix timestamp (in seconds) of when the project was added.
+    ///   - name: The name of the user
+    ///   - email: The email address of the user
     public init(
         id: Swift.String,
-        name: Swift.String? = nil,
-        email: Swift.String? = nil,
         role: Swift.String,
-        addedAt: Swift.Int
+        addedAt: Swift.Int,
+        name: Swift.String? = nil,
+        email: Swift.String? = nil
     ) {
         self.id = id
         self.name = name
@@ -1375,6 +1596,10 @@ public struct ProjectUser: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectUser` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.user", forKey: .object)
@@ -1385,6 +1610,9 @@ public struct ProjectUser: Codable, Hashable, Sendable {
         self.addedAt = try container.decode(Swift.Int.self, forKey: .addedAt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.user", forKey: .object)
@@ -1396,6 +1624,8 @@ public struct ProjectUser: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectUserCreateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectUserCreateRequest`.
 public struct ProjectUserCreateRequest: Codable, Hashable, Sendable {
     /// The ID of the user.
@@ -1405,16 +1635,16 @@ public struct ProjectUserCreateRequest: Codable, Hashable, Sendable {
     /// `owner` or `member`
     public var role: Swift.String
 
-    /// Creates a `ProjectUserCreateRequest`.
+    /// Creates a new `ProjectUserCreateRequest`.
     ///
     /// - Parameters:
+    ///   - role: `owner` or `member`
     ///   - userID: The ID of the user.
     ///   - email: Email of the user to add.
-    ///   - role: `owner` or `member`
     public init(
+        role: Swift.String,
         userID: Swift.String? = nil,
-        email: Swift.String? = nil,
-        role: Swift.String
+        email: Swift.String? = nil
     ) {
         self.userID = userID
         self.email = email
@@ -1427,6 +1657,10 @@ public struct ProjectUserCreateRequest: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `ProjectUserCreateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
@@ -1434,6 +1668,9 @@ public struct ProjectUserCreateRequest: Codable, Hashable, Sendable {
         self.role = try container.decode(Swift.String.self, forKey: .role)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.userID, forKey: .userID)
@@ -1442,12 +1679,16 @@ public struct ProjectUserCreateRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectUserDeleteResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectUserDeleteResponse`.
 public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `ProjectUserDeleteResponse`.
+    /// Creates a new `ProjectUserDeleteResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -1466,6 +1707,10 @@ public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectUserDeleteResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.project.user.deleted", forKey: .object)
@@ -1473,6 +1718,9 @@ public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.project.user.deleted", forKey: .object)
@@ -1481,28 +1729,35 @@ public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProjectUserListResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectUserListResponse`.
 public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `object` member.
     public var object: Swift.String
+    /// The `data` member.
     public var data: [ProjectUser]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ProjectUserListResponse`.
+    /// Creates a new `ProjectUserListResponse`.
     ///
     /// - Parameters:
     ///   - object: The `object` member.
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         object: Swift.String,
         data: [ProjectUser],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.object = object
         self.data = data
@@ -1519,6 +1774,10 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
+    /// Decodes a `ProjectUserListResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
@@ -1528,6 +1787,9 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -1545,18 +1807,18 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `ProjectUserUpdateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProjectUserUpdateRequest`.
 public struct ProjectUserUpdateRequest: Codable, Hashable, Sendable {
     /// `owner` or `member`
     public var role: Swift.String?
 
-    /// Creates a `ProjectUserUpdateRequest`.
+    /// Creates a new `ProjectUserUpdateRequest`.
     ///
     /// - Parameters:
     ///   - role: `owner` or `member`
-    public init(
-        role: Swift.String? = nil
-    ) {
+    public init(role: Swift.String? = nil) {
         self.role = role
     }
 
@@ -1564,11 +1826,18 @@ public struct ProjectUserUpdateRequest: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `ProjectUserUpdateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.role, forKey: .role)
@@ -1584,7 +1853,7 @@ public struct UpdateProjectServiceAccountBody: Codable, Hashable, Sendable {
     /// The updated service account role.
     public var role: UpdateProjectServiceAccountBody.RoleValue?
 
-    /// Creates a `UpdateProjectServiceAccountBody`.
+    /// Creates a new `UpdateProjectServiceAccountBody`.
     ///
     /// - Parameters:
     ///   - name: The updated service account name.
@@ -1602,12 +1871,19 @@ public struct UpdateProjectServiceAccountBody: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `UpdateProjectServiceAccountBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         self.role = try container.decodeIfPresent(UpdateProjectServiceAccountBody.RoleValue.self, forKey: .role)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.name, forKey: .name)
@@ -1620,8 +1896,10 @@ public struct UpdateProjectServiceAccountBody: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/UpdateProjectServiceAccountBody/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `member`
@@ -1632,12 +1910,16 @@ public struct UpdateProjectServiceAccountBody: Codable, Hashable, Sendable {
     }
 }
 
+/// The `PublicProjectResidency` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicProjectResidency`.
 public struct PublicProjectResidency: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `GLOBAL`

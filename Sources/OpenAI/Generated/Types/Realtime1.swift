@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `AudioTranscription` schema.
+///
 /// - Remark: Generated from `#/components/schemas/AudioTranscription`.
 public struct AudioTranscription: Codable, Hashable, Sendable {
     /// The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
@@ -26,7 +28,7 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
     /// Only supported with `gpt-realtime-whisper` in GA Realtime sessions.
     public var delay: AudioTranscription.Delay?
 
-    /// Creates a `AudioTranscription`.
+    /// Creates a new `AudioTranscription`.
     ///
     /// - Parameters:
     ///   - model: The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
@@ -60,6 +62,10 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
         case delay
     }
 
+    /// Decodes a `AudioTranscription` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(AudioTranscription.ModelValue.self, forKey: .model)
@@ -70,6 +76,9 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
         self.delay = try container.decodeIfPresent(AudioTranscription.Delay.self, forKey: .delay)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.model, forKey: .model)
@@ -86,8 +95,10 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/AudioTranscription/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `whisper-1`
@@ -123,8 +134,10 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/AudioTranscription/properties/delay`.
     public struct Delay: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `minimal`
@@ -144,6 +157,8 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
     }
 }
 
+/// The `AudioTranscriptionResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/AudioTranscriptionResponse`.
 public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
     /// The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
@@ -155,7 +170,7 @@ public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
     /// The prompt configured for input audio transcription, when present.
     public var prompt: Swift.String?
 
-    /// Creates a `AudioTranscriptionResponse`.
+    /// Creates a new `AudioTranscriptionResponse`.
     ///
     /// - Parameters:
     ///   - model: The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
@@ -181,6 +196,10 @@ public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
         case prompt
     }
 
+    /// Decodes a `AudioTranscriptionResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(AudioTranscriptionResponse.ModelValue.self, forKey: .model)
@@ -189,6 +208,9 @@ public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
         self.prompt = try container.decodeIfPresent(Swift.String.self, forKey: .prompt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.model, forKey: .model)
@@ -203,8 +225,10 @@ public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/AudioTranscriptionResponse/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `whisper-1`
@@ -239,8 +263,10 @@ public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/NoiseReductionType`.
 public struct NoiseReductionType: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `near_field`
@@ -250,6 +276,8 @@ public struct NoiseReductionType: OpenEnum {
     public static var farField: Self { Self(rawValue: "far_field") }
 }
 
+/// The `RealtimeAudioFormats` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats`.
@@ -263,6 +291,9 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "audio/pcm":
@@ -276,6 +307,9 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .audioPcm(let value): try value.encode(to: encoder)
@@ -292,13 +326,11 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
         /// The sample rate of the audio. Always `24000`.
         public var rate: Swift.Int?
 
-        /// Creates a `AudioPcm`.
+        /// Creates a new `AudioPcm`.
         ///
         /// - Parameters:
         ///   - rate: The sample rate of the audio. Always `24000`.
-        public init(
-            rate: Swift.Int? = nil
-        ) {
+        public init(rate: Swift.Int? = nil) {
             self.rate = rate
         }
 
@@ -307,12 +339,19 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `AudioPcm` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstantIfPresent("audio/pcm", forKey: .type)
             self.rate = try container.decodeIfPresent(Swift.Int.self, forKey: .rate)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("audio/pcm", forKey: .type)
@@ -324,7 +363,7 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/1`.
     public struct AudioPcmu: Codable, Hashable, Sendable {
-        /// Creates a `AudioPcmu`.
+        /// Creates a new `AudioPcmu`.
         public init() {
         }
 
@@ -332,11 +371,18 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `AudioPcmu` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstantIfPresent("audio/pcmu", forKey: .type)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("audio/pcmu", forKey: .type)
@@ -347,7 +393,7 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/2`.
     public struct AudioPcma: Codable, Hashable, Sendable {
-        /// Creates a `AudioPcma`.
+        /// Creates a new `AudioPcma`.
         public init() {
         }
 
@@ -355,11 +401,18 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `AudioPcma` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstantIfPresent("audio/pcma", forKey: .type)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("audio/pcma", forKey: .type)
@@ -388,16 +441,16 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Hashable, 
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
 
-    /// Creates a `RealtimeBetaClientEventConversationItemCreate`.
+    /// Creates a new `RealtimeBetaClientEventConversationItemCreate`.
     ///
     /// - Parameters:
+    ///   - item: A single item within a Realtime conversation.
     ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - previousItemID: The ID of the preceding item after which the new item will be inserted.
-    ///   - item: A single item within a Realtime conversation.
     public init(
+        item: RealtimeConversationItem,
         eventID: Swift.String? = nil,
-        previousItemID: Swift.String? = nil,
-        item: RealtimeConversationItem
+        previousItemID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.previousItemID = previousItemID
@@ -411,6 +464,10 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Hashable, 
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventConversationItemCreate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.create", forKey: .type)
@@ -419,6 +476,9 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Hashable, 
         self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.create", forKey: .type)
@@ -440,14 +500,14 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Hashable, 
     /// The ID of the item to delete.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaClientEventConversationItemDelete`.
+    /// Creates a new `RealtimeBetaClientEventConversationItemDelete`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - itemID: The ID of the item to delete.
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
-        itemID: Swift.String
+        itemID: Swift.String,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.itemID = itemID
@@ -459,6 +519,10 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Hashable, 
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventConversationItemDelete` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.delete", forKey: .type)
@@ -466,6 +530,9 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Hashable, 
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.delete", forKey: .type)
@@ -486,14 +553,14 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Hashable
     /// The ID of the item to retrieve.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaClientEventConversationItemRetrieve`.
+    /// Creates a new `RealtimeBetaClientEventConversationItemRetrieve`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - itemID: The ID of the item to retrieve.
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
-        itemID: Swift.String
+        itemID: Swift.String,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.itemID = itemID
@@ -505,6 +572,10 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Hashable
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventConversationItemRetrieve` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.retrieve", forKey: .type)
@@ -512,6 +583,9 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Hashable
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.retrieve", forKey: .type)
@@ -546,18 +620,18 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable
     /// will respond with an error.
     public var audioEndMs: Swift.Int
 
-    /// Creates a `RealtimeBetaClientEventConversationItemTruncate`.
+    /// Creates a new `RealtimeBetaClientEventConversationItemTruncate`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - itemID: The ID of the assistant message item to truncate. Only assistant message
     ///   - contentIndex: The index of the content part to truncate. Set this to 0.
     ///   - audioEndMs: Inclusive duration up to which audio is truncated, in milliseconds. If
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
         itemID: Swift.String,
         contentIndex: Swift.Int,
-        audioEndMs: Swift.Int
+        audioEndMs: Swift.Int,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.itemID = itemID
@@ -573,6 +647,10 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventConversationItemTruncate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.truncate", forKey: .type)
@@ -582,6 +660,9 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable
         self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.truncate", forKey: .type)
@@ -611,14 +692,14 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Hashable, 
     /// `input_audio_format` field in the session configuration.
     public var audio: Swift.String
 
-    /// Creates a `RealtimeBetaClientEventInputAudioBufferAppend`.
+    /// Creates a new `RealtimeBetaClientEventInputAudioBufferAppend`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - audio: Base64-encoded audio bytes. This must be in the format specified by the
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
-        audio: Swift.String
+        audio: Swift.String,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.audio = audio
@@ -630,6 +711,10 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Hashable, 
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.append", forKey: .type)
@@ -637,6 +722,9 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Hashable, 
         self.audio = try container.decode(Swift.String.self, forKey: .audio)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.append", forKey: .type)
@@ -653,13 +741,11 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Hashable, S
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
 
-    /// Creates a `RealtimeBetaClientEventInputAudioBufferClear`.
+    /// Creates a new `RealtimeBetaClientEventInputAudioBufferClear`.
     ///
     /// - Parameters:
     ///   - eventID: Optional client-generated ID used to identify this event.
-    public init(
-        eventID: Swift.String? = nil
-    ) {
+    public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }
 
@@ -668,12 +754,19 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventInputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.clear", forKey: .type)
         self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.clear", forKey: .type)
@@ -697,13 +790,11 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Hashable, 
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
 
-    /// Creates a `RealtimeBetaClientEventInputAudioBufferCommit`.
+    /// Creates a new `RealtimeBetaClientEventInputAudioBufferCommit`.
     ///
     /// - Parameters:
     ///   - eventID: Optional client-generated ID used to identify this event.
-    public init(
-        eventID: Swift.String? = nil
-    ) {
+    public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }
 
@@ -712,12 +803,19 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Hashable, 
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventInputAudioBufferCommit` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.commit", forKey: .type)
         self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.commit", forKey: .type)
@@ -736,13 +834,11 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Hashable, 
     /// The unique ID of the client event used for error handling.
     public var eventID: Swift.String?
 
-    /// Creates a `RealtimeBetaClientEventOutputAudioBufferClear`.
+    /// Creates a new `RealtimeBetaClientEventOutputAudioBufferClear`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the client event used for error handling.
-    public init(
-        eventID: Swift.String? = nil
-    ) {
+    public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }
 
@@ -751,12 +847,19 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Hashable, 
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventOutputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("output_audio_buffer.clear", forKey: .type)
         self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("output_audio_buffer.clear", forKey: .type)
@@ -776,7 +879,7 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Hashable, Sendable
     /// in-progress response in the default conversation.
     public var responseID: Swift.String?
 
-    /// Creates a `RealtimeBetaClientEventResponseCancel`.
+    /// Creates a new `RealtimeBetaClientEventResponseCancel`.
     ///
     /// - Parameters:
     ///   - eventID: Optional client-generated ID used to identify this event.
@@ -795,6 +898,10 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventResponseCancel` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.cancel", forKey: .type)
@@ -802,6 +909,9 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Hashable, Sendable
         self.responseID = try container.decodeIfPresent(Swift.String.self, forKey: .responseID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.cancel", forKey: .type)
@@ -842,7 +952,7 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Hashable, Sendable
     /// Create a new Realtime response with these parameters
     public var response: RealtimeBetaResponseCreateParams?
 
-    /// Creates a `RealtimeBetaClientEventResponseCreate`.
+    /// Creates a new `RealtimeBetaClientEventResponseCreate`.
     ///
     /// - Parameters:
     ///   - eventID: Optional client-generated ID used to identify this event.
@@ -861,6 +971,10 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.create", forKey: .type)
@@ -868,6 +982,9 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Hashable, Sendable
         self.response = try container.decodeIfPresent(RealtimeBetaResponseCreateParams.self, forKey: .response)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.create", forKey: .type)
@@ -895,14 +1012,14 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Hashable, Sendable 
     /// for keys is one minute.
     public var session: RealtimeSessionCreateRequest
 
-    /// Creates a `RealtimeBetaClientEventSessionUpdate`.
+    /// Creates a new `RealtimeBetaClientEventSessionUpdate`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - session: A new Realtime session configuration, with an ephemeral key. Default TTL
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
-        session: RealtimeSessionCreateRequest
+        session: RealtimeSessionCreateRequest,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.session = session
@@ -914,6 +1031,10 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Hashable, Sendable 
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.update", forKey: .type)
@@ -921,6 +1042,9 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Hashable, Sendable 
         self.session = try container.decode(RealtimeSessionCreateRequest.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.update", forKey: .type)
@@ -938,14 +1062,14 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Hashab
     /// Realtime transcription session object configuration.
     public var session: RealtimeTranscriptionSessionCreateRequest
 
-    /// Creates a `RealtimeBetaClientEventTranscriptionSessionUpdate`.
+    /// Creates a new `RealtimeBetaClientEventTranscriptionSessionUpdate`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - session: Realtime transcription session object configuration.
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
-        session: RealtimeTranscriptionSessionCreateRequest
+        session: RealtimeTranscriptionSessionCreateRequest,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.session = session
@@ -957,6 +1081,10 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Hashab
         case type
     }
 
+    /// Decodes a `RealtimeBetaClientEventTranscriptionSessionUpdate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("transcription_session.update", forKey: .type)
@@ -964,6 +1092,9 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Hashab
         self.session = try container.decode(RealtimeTranscriptionSessionCreateRequest.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("transcription_session.update", forKey: .type)
@@ -985,6 +1116,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
     public var statusDetails: RealtimeBetaResponse.StatusDetails?
     /// The list of output items generated by the response.
     public var output: [RealtimeConversationItem]?
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// Usage statistics for the Response, this will correspond to billing. A
     /// Realtime API session will maintain a conversation context and append new
@@ -1015,7 +1147,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
     /// inclusive of tool calls, that was used in this response.
     public var maxOutputTokens: RealtimeBetaResponse.MaxOutputTokens?
 
-    /// Creates a `RealtimeBetaResponse`.
+    /// Creates a new `RealtimeBetaResponse`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the response.
@@ -1074,6 +1206,10 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `RealtimeBetaResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("realtime.response", forKey: .object)
@@ -1091,6 +1227,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         self.maxOutputTokens = try container.decodeIfPresent(RealtimeBetaResponse.MaxOutputTokens.self, forKey: .maxOutputTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("realtime.response", forKey: .object)
@@ -1115,8 +1254,10 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `completed`
@@ -1153,7 +1294,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         /// populated when the `status` is `failed`.
         public var error: RealtimeBetaResponse.StatusDetails.ErrorValue?
 
-        /// Creates a `StatusDetails`.
+        /// Creates a new `StatusDetails`.
         ///
         /// - Parameters:
         ///   - type: The type of error that caused the response to fail, corresponding
@@ -1175,6 +1316,10 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             case error
         }
 
+        /// Decodes a `StatusDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(RealtimeBetaResponse.StatusDetails.TypeValue.self, forKey: .type)
@@ -1182,6 +1327,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             self.error = try container.decodeIfPresent(RealtimeBetaResponse.StatusDetails.ErrorValue.self, forKey: .error)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -1197,8 +1345,10 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `completed`
@@ -1224,8 +1374,10 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details/properties/reason`.
         public struct Reason: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `turn_detected`
@@ -1251,7 +1403,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             /// Error code, if any.
             public var code: Swift.String?
 
-            /// Creates a `ErrorValue`.
+            /// Creates a new `ErrorValue`.
             ///
             /// - Parameters:
             ///   - type: The type of error.
@@ -1269,12 +1421,19 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 case code
             }
 
+            /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
                 self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.type, forKey: .type)
@@ -1304,7 +1463,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         /// Details about the output tokens used in the Response.
         public var outputTokenDetails: RealtimeBetaResponse.Usage.OutputTokenDetails?
 
-        /// Creates a `Usage`.
+        /// Creates a new `Usage`.
         ///
         /// - Parameters:
         ///   - totalTokens: The total number of tokens in the Response including input and output
@@ -1334,6 +1493,10 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             case outputTokenDetails = "output_token_details"
         }
 
+        /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.totalTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .totalTokens)
@@ -1343,6 +1506,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             self.outputTokenDetails = try container.decodeIfPresent(RealtimeBetaResponse.Usage.OutputTokenDetails.self, forKey: .outputTokenDetails)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.totalTokens, forKey: .totalTokens)
@@ -1367,7 +1533,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             /// Details about the cached tokens used as input for the Response.
             public var cachedTokensDetails: RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails?
 
-            /// Creates a `InputTokenDetails`.
+            /// Creates a new `InputTokenDetails`.
             ///
             /// - Parameters:
             ///   - cachedTokens: The number of cached tokens used as input for the Response.
@@ -1397,6 +1563,10 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 case cachedTokensDetails = "cached_tokens_details"
             }
 
+            /// Decodes a `InputTokenDetails` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.cachedTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cachedTokens)
@@ -1406,6 +1576,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 self.cachedTokensDetails = try container.decodeIfPresent(RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails.self, forKey: .cachedTokensDetails)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.cachedTokens, forKey: .cachedTokens)
@@ -1426,7 +1599,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 /// The number of cached audio tokens used as input for the Response.
                 public var audioTokens: Swift.Int?
 
-                /// Creates a `CachedTokensDetails`.
+                /// Creates a new `CachedTokensDetails`.
                 ///
                 /// - Parameters:
                 ///   - textTokens: The number of cached text tokens used as input for the Response.
@@ -1448,6 +1621,10 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                     case audioTokens = "audio_tokens"
                 }
 
+                /// Decodes a `CachedTokensDetails` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
@@ -1455,6 +1632,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                     self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encodeIfPresent(self.textTokens, forKey: .textTokens)
@@ -1473,7 +1653,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             /// The number of audio tokens used in the Response.
             public var audioTokens: Swift.Int?
 
-            /// Creates a `OutputTokenDetails`.
+            /// Creates a new `OutputTokenDetails`.
             ///
             /// - Parameters:
             ///   - textTokens: The number of text tokens used in the Response.
@@ -1491,12 +1671,19 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 case audioTokens = "audio_tokens"
             }
 
+            /// Decodes a `OutputTokenDetails` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
                 self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.textTokens, forKey: .textTokens)
@@ -1505,12 +1692,16 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/modalities/items`.
     public struct Modality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `text`
@@ -1526,8 +1717,10 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/output_audio_format`.
     public struct OutputAudioFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `pcm16`
@@ -1555,6 +1748,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
                 self = .integer(value)
@@ -1567,6 +1763,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .integer(let value): try value.encode(to: encoder)
@@ -1623,7 +1822,9 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
     /// conversation. Set this to `none` to create an out-of-band response which
     /// will not add items to default conversation.
     public var conversation: RealtimeBetaResponseCreateParams.Conversation?
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `prompt` member.
     public var prompt: Prompt?
     /// Input items to include in the prompt for the model. Using this field
     /// creates a new context for this Response instead of using the default
@@ -1631,7 +1832,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
     /// Note that this can include references to items from the default conversation.
     public var input: [RealtimeConversationItem]?
 
-    /// Creates a `RealtimeBetaResponseCreateParams`.
+    /// Creates a new `RealtimeBetaResponseCreateParams`.
     ///
     /// - Parameters:
     ///   - modalities: The set of modalities the model can respond with. To disable audio,
@@ -1689,6 +1890,10 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         case input
     }
 
+    /// Decodes a `RealtimeBetaResponseCreateParams` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.modalities = try container.decodeIfPresent([RealtimeBetaResponseCreateParams.Modality].self, forKey: .modalities)
@@ -1705,6 +1910,9 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         self.input = try container.decodeIfPresent([RealtimeConversationItem].self, forKey: .input)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.modalities, forKey: .modalities)
@@ -1721,12 +1929,16 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.input, forKey: .input)
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/modalities/items`.
     public struct Modality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `text`
@@ -1742,8 +1954,10 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/output_audio_format`.
     public struct OutputAudioFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `pcm16`
@@ -1756,6 +1970,8 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         public static var g711Alaw: Self { Self(rawValue: "g711_alaw") }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/tools/items`.
     public struct ToolValue: Codable, Hashable, Sendable {
         /// The name of the function.
@@ -1767,7 +1983,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         /// Parameters of the function in JSON Schema.
         public var parameters: [Swift.String: JSONValue]?
 
-        /// Creates a `ToolValue`.
+        /// Creates a new `ToolValue`.
         ///
         /// - Parameters:
         ///   - name: The name of the function.
@@ -1790,6 +2006,10 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ToolValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstantIfPresent("function", forKey: .type)
@@ -1798,6 +2018,9 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
             self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("function", forKey: .type)
@@ -1823,6 +2046,9 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? ToolChoiceOptions(from: decoder) {
                 self = .options(value)
@@ -1839,6 +2065,9 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .options(let value): try value.encode(to: encoder)
@@ -1866,6 +2095,9 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
                 self = .integer(value)
@@ -1878,6 +2110,9 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .integer(let value): try value.encode(to: encoder)
@@ -1897,8 +2132,10 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/conversation`.
     public struct Conversation: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -1923,20 +2160,21 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
 public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable, Sendable {
     /// The unique ID of the server event.
     public var eventID: Swift.String
+    /// The `previous_item_id` member.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
 
-    /// Creates a `RealtimeBetaServerEventConversationItemCreated`.
+    /// Creates a new `RealtimeBetaServerEventConversationItemCreated`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
-    ///   - previousItemID: The `previous_item_id` member.
     ///   - item: A single item within a Realtime conversation.
+    ///   - previousItemID: The `previous_item_id` member.
     public init(
         eventID: Swift.String,
-        previousItemID: Swift.String? = nil,
-        item: RealtimeConversationItem
+        item: RealtimeConversationItem,
+        previousItemID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.previousItemID = previousItemID
@@ -1950,6 +2188,10 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable,
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventConversationItemCreated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.created", forKey: .type)
@@ -1958,6 +2200,9 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable,
         self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.created", forKey: .type)
@@ -1978,7 +2223,7 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Hashable,
     /// The ID of the item that was deleted.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventConversationItemDeleted`.
+    /// Creates a new `RealtimeBetaServerEventConversationItemDeleted`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -1997,6 +2242,10 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Hashable,
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventConversationItemDeleted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.deleted", forKey: .type)
@@ -2004,6 +2253,9 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Hashable,
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.deleted", forKey: .type)
@@ -2035,28 +2287,29 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     public var transcript: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
     public var languages: [TranscriptionLanguage]?
+    /// The `logprobs` member.
     public var logprobs: [LogProbProperties]?
     /// Usage statistics for the transcription.
     public var usage: RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage
 
-    /// Creates a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted`.
+    /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - itemID: The ID of the user message item containing the audio.
     ///   - contentIndex: The index of the content part containing the audio.
     ///   - transcript: The transcribed text.
+    ///   - usage: Usage statistics for the transcription.
     ///   - languages: The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
     ///   - logprobs: The `logprobs` member.
-    ///   - usage: Usage statistics for the transcription.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,
         contentIndex: Swift.Int,
         transcript: Swift.String,
+        usage: RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage,
         languages: [TranscriptionLanguage]? = nil,
-        logprobs: [LogProbProperties]? = nil,
-        usage: RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage
+        logprobs: [LogProbProperties]? = nil
     ) {
         self.eventID = eventID
         self.itemID = itemID
@@ -2078,6 +2331,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.input_audio_transcription.completed", forKey: .type)
@@ -2090,6 +2347,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         self.usage = try container.decode(RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage.self, forKey: .usage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.input_audio_transcription.completed", forKey: .type)
@@ -2115,6 +2375,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "tokens":
@@ -2126,6 +2389,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .tokens(let value): try value.encode(to: encoder)
@@ -2148,9 +2414,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
     public var contentIndex: Swift.Int?
     /// The text delta.
     public var delta: Swift.String?
+    /// The `logprobs` member.
     public var logprobs: [LogProbProperties]?
 
-    /// Creates a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta`.
+    /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2181,6 +2448,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.input_audio_transcription.delta", forKey: .type)
@@ -2191,6 +2462,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
         self.logprobs = try container.decodeIfPresent([LogProbProperties].self, forKey: .logprobs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.input_audio_transcription.delta", forKey: .type)
@@ -2217,7 +2491,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
     /// Details of the transcription error.
     public var error: RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue
 
-    /// Creates a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed`.
+    /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2244,6 +2518,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.input_audio_transcription.failed", forKey: .type)
@@ -2253,6 +2531,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         self.error = try container.decode(RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue.self, forKey: .error)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.input_audio_transcription.failed", forKey: .type)
@@ -2275,7 +2556,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         /// Parameter related to the error, if any.
         public var param: Swift.String?
 
-        /// Creates a `ErrorValue`.
+        /// Creates a new `ErrorValue`.
         ///
         /// - Parameters:
         ///   - type: The type of error.
@@ -2301,6 +2582,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
             case param
         }
 
+        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
@@ -2309,6 +2594,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
             self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -2340,7 +2628,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
     /// End time of the segment in seconds.
     public var end: Swift.Double
 
-    /// Creates a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment`.
+    /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2383,6 +2671,10 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.input_audio_transcription.segment", forKey: .type)
@@ -2396,6 +2688,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
         self.end = try container.decode(Swift.Double.self, forKey: .end)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.input_audio_transcription.segment", forKey: .type)
@@ -2419,7 +2714,7 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Hashabl
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
 
-    /// Creates a `RealtimeBetaServerEventConversationItemRetrieved`.
+    /// Creates a new `RealtimeBetaServerEventConversationItemRetrieved`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2438,6 +2733,10 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Hashabl
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventConversationItemRetrieved` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.retrieved", forKey: .type)
@@ -2445,6 +2744,9 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Hashabl
         self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.retrieved", forKey: .type)
@@ -2471,7 +2773,7 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Hashabl
     /// The duration up to which the audio was truncated, in milliseconds.
     public var audioEndMs: Swift.Int
 
-    /// Creates a `RealtimeBetaServerEventConversationItemTruncated`.
+    /// Creates a new `RealtimeBetaServerEventConversationItemTruncated`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2498,6 +2800,10 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Hashabl
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventConversationItemTruncated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.truncated", forKey: .type)
@@ -2507,6 +2813,9 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Hashabl
         self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.truncated", forKey: .type)
@@ -2528,7 +2837,7 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
     /// Details of the error.
     public var error: RealtimeBetaServerEventError.ErrorValue
 
-    /// Creates a `RealtimeBetaServerEventError`.
+    /// Creates a new `RealtimeBetaServerEventError`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2547,6 +2856,10 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("error", forKey: .type)
@@ -2554,6 +2867,9 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
         self.error = try container.decode(RealtimeBetaServerEventError.ErrorValue.self, forKey: .error)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("error", forKey: .type)
@@ -2567,24 +2883,27 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
     public struct ErrorValue: Codable, Hashable, Sendable {
         /// The type of error (e.g., "invalid_request_error", "server_error").
         public var type: Swift.String
+        /// The `code` member.
         public var code: Swift.String?
         /// A human-readable error message.
         public var message: Swift.String
+        /// The `param` member.
         public var param: Swift.String?
+        /// The `event_id` member.
         public var eventID: Swift.String?
 
-        /// Creates a `ErrorValue`.
+        /// Creates a new `ErrorValue`.
         ///
         /// - Parameters:
         ///   - type: The type of error (e.g., "invalid_request_error", "server_error").
-        ///   - code: The `code` member.
         ///   - message: A human-readable error message.
+        ///   - code: The `code` member.
         ///   - param: The `param` member.
         ///   - eventID: The `event_id` member.
         public init(
             type: Swift.String,
-            code: Swift.String? = nil,
             message: Swift.String,
+            code: Swift.String? = nil,
             param: Swift.String? = nil,
             eventID: Swift.String? = nil
         ) {
@@ -2603,6 +2922,10 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
             case eventID = "event_id"
         }
 
+        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decode(Swift.String.self, forKey: .type)
@@ -2612,6 +2935,9 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
             self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.type, forKey: .type)
@@ -2631,13 +2957,11 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Hashable,
     /// The unique ID of the server event.
     public var eventID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventInputAudioBufferCleared`.
+    /// Creates a new `RealtimeBetaServerEventInputAudioBufferCleared`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
-    public init(
-        eventID: Swift.String
-    ) {
+    public init(eventID: Swift.String) {
         self.eventID = eventID
     }
 
@@ -2646,12 +2970,19 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Hashable,
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventInputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.cleared", forKey: .type)
         self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.cleared", forKey: .type)
@@ -2668,20 +2999,21 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Hashable,
 public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashable, Sendable {
     /// The unique ID of the server event.
     public var eventID: Swift.String
+    /// The `previous_item_id` member.
     public var previousItemID: Swift.String?
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventInputAudioBufferCommitted`.
+    /// Creates a new `RealtimeBetaServerEventInputAudioBufferCommitted`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
-    ///   - previousItemID: The `previous_item_id` member.
     ///   - itemID: The ID of the user message item that will be created.
+    ///   - previousItemID: The `previous_item_id` member.
     public init(
         eventID: Swift.String,
-        previousItemID: Swift.String? = nil,
-        itemID: Swift.String
+        itemID: Swift.String,
+        previousItemID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.previousItemID = previousItemID
@@ -2695,6 +3027,10 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashabl
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventInputAudioBufferCommitted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.committed", forKey: .type)
@@ -2703,6 +3039,9 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashabl
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.committed", forKey: .type)
@@ -2735,7 +3074,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Has
     /// The ID of the user message item that will be created when speech stops.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventInputAudioBufferSpeechStarted`.
+    /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStarted`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2758,6 +3097,10 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Has
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventInputAudioBufferSpeechStarted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.speech_started", forKey: .type)
@@ -2766,6 +3109,9 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Has
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.speech_started", forKey: .type)
@@ -2790,7 +3136,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Has
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventInputAudioBufferSpeechStopped`.
+    /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStopped`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2813,6 +3159,10 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Has
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventInputAudioBufferSpeechStopped` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.speech_stopped", forKey: .type)
@@ -2821,6 +3171,9 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Has
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.speech_stopped", forKey: .type)
@@ -2839,7 +3192,7 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Hashable, S
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventMCPListToolsCompleted`.
+    /// Creates a new `RealtimeBetaServerEventMCPListToolsCompleted`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2858,6 +3211,10 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_list_tools.completed", forKey: .type)
@@ -2865,6 +3222,9 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Hashable, S
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_list_tools.completed", forKey: .type)
@@ -2882,7 +3242,7 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Hashable, Send
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventMCPListToolsFailed`.
+    /// Creates a new `RealtimeBetaServerEventMCPListToolsFailed`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2901,6 +3261,10 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_list_tools.failed", forKey: .type)
@@ -2908,6 +3272,9 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Hashable, Send
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_list_tools.failed", forKey: .type)
@@ -2925,7 +3292,7 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Hashable, 
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventMCPListToolsInProgress`.
+    /// Creates a new `RealtimeBetaServerEventMCPListToolsInProgress`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2944,6 +3311,10 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Hashable, 
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_list_tools.in_progress", forKey: .type)
@@ -2951,6 +3322,9 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Hashable, 
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_list_tools.in_progress", forKey: .type)
@@ -2971,7 +3345,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
     /// List of rate limit information.
     public var rateLimits: [RealtimeBetaServerEventRateLimitsUpdated.RateLimit]
 
-    /// Creates a `RealtimeBetaServerEventRateLimitsUpdated`.
+    /// Creates a new `RealtimeBetaServerEventRateLimitsUpdated`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -2990,6 +3364,10 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventRateLimitsUpdated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("rate_limits.updated", forKey: .type)
@@ -2997,6 +3375,9 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         self.rateLimits = try container.decodeIfPresent([RealtimeBetaServerEventRateLimitsUpdated.RateLimit].self, forKey: .rateLimits) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("rate_limits.updated", forKey: .type)
@@ -3004,6 +3385,8 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         try container.encode(self.rateLimits, forKey: .rateLimits)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated/properties/rate_limits/items`.
     public struct RateLimit: Codable, Hashable, Sendable {
         /// The name of the rate limit (`requests`, `tokens`).
@@ -3015,7 +3398,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         /// Seconds until the rate limit resets.
         public var resetSeconds: Swift.Double?
 
-        /// Creates a `RateLimit`.
+        /// Creates a new `RateLimit`.
         ///
         /// - Parameters:
         ///   - name: The name of the rate limit (`requests`, `tokens`).
@@ -3041,6 +3424,10 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
             case resetSeconds = "reset_seconds"
         }
 
+        /// Decodes a `RateLimit` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.name = try container.decodeIfPresent(RealtimeBetaServerEventRateLimitsUpdated.RateLimit.Name.self, forKey: .name)
@@ -3049,6 +3436,9 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
             self.resetSeconds = try container.decodeIfPresent(Swift.Double.self, forKey: .resetSeconds)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.name, forKey: .name)
@@ -3063,8 +3453,10 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated/properties/rate_limits/items/properties/name`.
         public struct Name: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `requests`
@@ -3093,7 +3485,7 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Hashable, Send
     /// Base64-encoded audio data delta.
     public var delta: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventResponseAudioDelta`.
+    /// Creates a new `RealtimeBetaServerEventResponseAudioDelta`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -3128,6 +3520,10 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_audio.delta", forKey: .type)
@@ -3139,6 +3535,9 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Hashable, Send
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_audio.delta", forKey: .type)
@@ -3167,7 +3566,7 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Hashable, Senda
     /// The index of the content part in the item's content array.
     public var contentIndex: Swift.Int
 
-    /// Creates a `RealtimeBetaServerEventResponseAudioDone`.
+    /// Creates a new `RealtimeBetaServerEventResponseAudioDone`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -3198,6 +3597,10 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Hashable, Senda
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseAudioDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_audio.done", forKey: .type)
@@ -3208,6 +3611,9 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Hashable, Senda
         self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_audio.done", forKey: .type)
@@ -3236,7 +3642,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Hash
     /// The transcript delta.
     public var delta: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventResponseAudioTranscriptDelta`.
+    /// Creates a new `RealtimeBetaServerEventResponseAudioTranscriptDelta`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -3271,6 +3677,10 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Hash
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_audio_transcript.delta", forKey: .type)
@@ -3282,6 +3692,9 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Hash
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_audio_transcript.delta", forKey: .type)
@@ -3313,7 +3726,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Hasha
     /// The final transcript of the audio.
     public var transcript: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventResponseAudioTranscriptDone`.
+    /// Creates a new `RealtimeBetaServerEventResponseAudioTranscriptDone`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -3348,6 +3761,10 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Hasha
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_audio_transcript.done", forKey: .type)
@@ -3359,6 +3776,9 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Hasha
         self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_audio_transcript.done", forKey: .type)
@@ -3389,7 +3809,7 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
     /// The content part that was added.
     public var part: RealtimeBetaServerEventResponseContentPartAdded.Part
 
-    /// Creates a `RealtimeBetaServerEventResponseContentPartAdded`.
+    /// Creates a new `RealtimeBetaServerEventResponseContentPartAdded`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -3424,6 +3844,10 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.content_part.added", forKey: .type)
@@ -3435,6 +3859,9 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
         self.part = try container.decode(RealtimeBetaServerEventResponseContentPartAdded.Part.self, forKey: .part)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.content_part.added", forKey: .type)
@@ -3459,7 +3886,7 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
         /// The transcript of the audio (if type is "audio").
         public var transcript: Swift.String?
 
-        /// Creates a `Part`.
+        /// Creates a new `Part`.
         ///
         /// - Parameters:
         ///   - type: The content type ("text", "audio").
@@ -3485,6 +3912,10 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
             case transcript
         }
 
+        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue.self, forKey: .type)
@@ -3493,6 +3924,9 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
             self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -3507,8 +3941,10 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartAdded/properties/part/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `audio`
@@ -3517,476 +3953,5 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
             /// `text`
             public static var text: Self { Self(rawValue: "text") }
         }
-    }
-}
-
-/// Returned when a content part is done streaming in an assistant message item.
-/// Also emitted when a Response is interrupted, incomplete, or cancelled.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone`.
-public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// The content part that is done.
-    public var part: RealtimeBetaServerEventResponseContentPartDone.Part
-
-    /// Creates a `RealtimeBetaServerEventResponseContentPartDone`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - part: The content part that is done.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        part: RealtimeBetaServerEventResponseContentPartDone.Part
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.part = part
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case part
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.content_part.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.part = try container.decode(RealtimeBetaServerEventResponseContentPartDone.Part.self, forKey: .part)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.content_part.done", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-        try container.encode(self.part, forKey: .part)
-    }
-
-    /// The content part that is done.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone/properties/part`.
-    public struct Part: Codable, Hashable, Sendable {
-        /// The content type ("text", "audio").
-        public var type: RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue?
-        /// The text content (if type is "text").
-        public var text: Swift.String?
-        /// Base64-encoded audio data (if type is "audio").
-        public var audio: Swift.String?
-        /// The transcript of the audio (if type is "audio").
-        public var transcript: Swift.String?
-
-        /// Creates a `Part`.
-        ///
-        /// - Parameters:
-        ///   - type: The content type ("text", "audio").
-        ///   - text: The text content (if type is "text").
-        ///   - audio: Base64-encoded audio data (if type is "audio").
-        ///   - transcript: The transcript of the audio (if type is "audio").
-        public init(
-            type: RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue? = nil,
-            text: Swift.String? = nil,
-            audio: Swift.String? = nil,
-            transcript: Swift.String? = nil
-        ) {
-            self.type = type
-            self.text = text
-            self.audio = audio
-            self.transcript = transcript
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case text
-            case audio
-            case transcript
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue.self, forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.audio = try container.decodeIfPresent(Swift.String.self, forKey: .audio)
-            self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.type, forKey: .type)
-            try container.encodeIfPresent(self.text, forKey: .text)
-            try container.encodeIfPresent(self.audio, forKey: .audio)
-            try container.encodeIfPresent(self.transcript, forKey: .transcript)
-        }
-
-        /// The content type ("text", "audio").
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone/properties/part/properties/type`.
-        public struct TypeValue: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `audio`
-            public static var audio: Self { Self(rawValue: "audio") }
-
-            /// `text`
-            public static var text: Self { Self(rawValue: "text") }
-        }
-    }
-}
-
-/// Returned when a new Response is created. The first event of response creation,
-/// where the response is in an initial state of `in_progress`.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseCreated`.
-public struct RealtimeBetaServerEventResponseCreated: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The response resource.
-    public var response: RealtimeBetaResponse
-
-    /// Creates a `RealtimeBetaServerEventResponseCreated`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - response: The response resource.
-    public init(
-        eventID: Swift.String,
-        response: RealtimeBetaResponse
-    ) {
-        self.eventID = eventID
-        self.response = response
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case response
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.response = try container.decode(RealtimeBetaResponse.self, forKey: .response)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.created", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.response, forKey: .response)
-    }
-}
-
-/// Returned when a Response is done streaming. Always emitted, no matter the
-/// final state. The Response object included in the `response.done` event will
-/// include all output Items in the Response but will omit the raw audio data.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseDone`.
-public struct RealtimeBetaServerEventResponseDone: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The response resource.
-    public var response: RealtimeBetaResponse
-
-    /// Creates a `RealtimeBetaServerEventResponseDone`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - response: The response resource.
-    public init(
-        eventID: Swift.String,
-        response: RealtimeBetaResponse
-    ) {
-        self.eventID = eventID
-        self.response = response
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case response
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.response = try container.decode(RealtimeBetaResponse.self, forKey: .response)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.done", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.response, forKey: .response)
-    }
-}
-
-/// Returned when the model-generated function call arguments are updated.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseFunctionCallArgumentsDelta`.
-public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the function call item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The ID of the function call.
-    public var callID: Swift.String
-    /// The arguments delta as a JSON string.
-    public var delta: Swift.String
-
-    /// Creates a `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the function call item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - callID: The ID of the function call.
-    ///   - delta: The arguments delta as a JSON string.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        callID: Swift.String,
-        delta: Swift.String
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.callID = callID
-        self.delta = delta
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case callID = "call_id"
-        case delta
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.function_call_arguments.delta", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.delta, forKey: .delta)
-    }
-}
-
-/// Returned when the model-generated function call arguments are done streaming.
-/// Also emitted when a Response is interrupted, incomplete, or cancelled.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseFunctionCallArgumentsDone`.
-public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the function call item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The ID of the function call.
-    public var callID: Swift.String
-    /// The name of the function that was called.
-    public var name: Swift.String
-    /// The final arguments as a JSON string.
-    public var arguments: Swift.String
-
-    /// Creates a `RealtimeBetaServerEventResponseFunctionCallArgumentsDone`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the function call item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - callID: The ID of the function call.
-    ///   - name: The name of the function that was called.
-    ///   - arguments: The final arguments as a JSON string.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        callID: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.callID = callID
-        self.name = name
-        self.arguments = arguments
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case callID = "call_id"
-        case name
-        case arguments
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.function_call_arguments.done", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.arguments, forKey: .arguments)
-    }
-}
-
-/// Returned when MCP tool call arguments are updated during response generation.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallArgumentsDelta`.
-public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the MCP tool call item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The JSON-encoded arguments delta.
-    public var delta: Swift.String
-    public var obfuscation: Swift.String?
-
-    /// Creates a `RealtimeBetaServerEventResponseMCPCallArgumentsDelta`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the MCP tool call item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - delta: The JSON-encoded arguments delta.
-    ///   - obfuscation: The `obfuscation` member.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        delta: Swift.String,
-        obfuscation: Swift.String? = nil
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.delta = delta
-        self.obfuscation = obfuscation
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case delta
-        case obfuscation
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.mcp_call_arguments.delta", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.delta, forKey: .delta)
-        try container.encodeIfPresent(self.obfuscation, forKey: .obfuscation)
     }
 }

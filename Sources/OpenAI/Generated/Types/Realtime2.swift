@@ -3,6 +3,529 @@
 
 import Foundation
 
+/// Returned when a content part is done streaming in an assistant message item.
+/// Also emitted when a Response is interrupted, incomplete, or cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone`.
+public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// The content part that is done.
+    public var part: RealtimeBetaServerEventResponseContentPartDone.Part
+
+    /// Creates a new `RealtimeBetaServerEventResponseContentPartDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - part: The content part that is done.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        part: RealtimeBetaServerEventResponseContentPartDone.Part
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.part = part
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case part
+        case type
+    }
+
+    /// Decodes a `RealtimeBetaServerEventResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.content_part.done", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
+        self.part = try container.decode(RealtimeBetaServerEventResponseContentPartDone.Part.self, forKey: .part)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.content_part.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.part, forKey: .part)
+    }
+
+    /// The content part that is done.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone/properties/part`.
+    public struct Part: Codable, Hashable, Sendable {
+        /// The content type ("text", "audio").
+        public var type: RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue?
+        /// The text content (if type is "text").
+        public var text: Swift.String?
+        /// Base64-encoded audio data (if type is "audio").
+        public var audio: Swift.String?
+        /// The transcript of the audio (if type is "audio").
+        public var transcript: Swift.String?
+
+        /// Creates a new `Part`.
+        ///
+        /// - Parameters:
+        ///   - type: The content type ("text", "audio").
+        ///   - text: The text content (if type is "text").
+        ///   - audio: Base64-encoded audio data (if type is "audio").
+        ///   - transcript: The transcript of the audio (if type is "audio").
+        public init(
+            type: RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue? = nil,
+            text: Swift.String? = nil,
+            audio: Swift.String? = nil,
+            transcript: Swift.String? = nil
+        ) {
+            self.type = type
+            self.text = text
+            self.audio = audio
+            self.transcript = transcript
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case type
+            case text
+            case audio
+            case transcript
+        }
+
+        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.type = try container.decodeIfPresent(RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue.self, forKey: .type)
+            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
+            self.audio = try container.decodeIfPresent(Swift.String.self, forKey: .audio)
+            self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.type, forKey: .type)
+            try container.encodeIfPresent(self.text, forKey: .text)
+            try container.encodeIfPresent(self.audio, forKey: .audio)
+            try container.encodeIfPresent(self.transcript, forKey: .transcript)
+        }
+
+        /// The content type ("text", "audio").
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone/properties/part/properties/type`.
+        public struct TypeValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `audio`
+            public static var audio: Self { Self(rawValue: "audio") }
+
+            /// `text`
+            public static var text: Self { Self(rawValue: "text") }
+        }
+    }
+}
+
+/// Returned when a new Response is created. The first event of response creation,
+/// where the response is in an initial state of `in_progress`.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseCreated`.
+public struct RealtimeBetaServerEventResponseCreated: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The response resource.
+    public var response: RealtimeBetaResponse
+
+    /// Creates a new `RealtimeBetaServerEventResponseCreated`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - response: The response resource.
+    public init(
+        eventID: Swift.String,
+        response: RealtimeBetaResponse
+    ) {
+        self.eventID = eventID
+        self.response = response
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case response
+        case type
+    }
+
+    /// Decodes a `RealtimeBetaServerEventResponseCreated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.created", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.response = try container.decode(RealtimeBetaResponse.self, forKey: .response)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.created", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.response, forKey: .response)
+    }
+}
+
+/// Returned when a Response is done streaming. Always emitted, no matter the
+/// final state. The Response object included in the `response.done` event will
+/// include all output Items in the Response but will omit the raw audio data.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseDone`.
+public struct RealtimeBetaServerEventResponseDone: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The response resource.
+    public var response: RealtimeBetaResponse
+
+    /// Creates a new `RealtimeBetaServerEventResponseDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - response: The response resource.
+    public init(
+        eventID: Swift.String,
+        response: RealtimeBetaResponse
+    ) {
+        self.eventID = eventID
+        self.response = response
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case response
+        case type
+    }
+
+    /// Decodes a `RealtimeBetaServerEventResponseDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.done", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.response = try container.decode(RealtimeBetaResponse.self, forKey: .response)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.response, forKey: .response)
+    }
+}
+
+/// Returned when the model-generated function call arguments are updated.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseFunctionCallArgumentsDelta`.
+public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the function call item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The ID of the function call.
+    public var callID: Swift.String
+    /// The arguments delta as a JSON string.
+    public var delta: Swift.String
+
+    /// Creates a new `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the function call item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - callID: The ID of the function call.
+    ///   - delta: The arguments delta as a JSON string.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        callID: Swift.String,
+        delta: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.callID = callID
+        self.delta = delta
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case callID = "call_id"
+        case delta
+        case type
+    }
+
+    /// Decodes a `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.function_call_arguments.delta", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.delta, forKey: .delta)
+    }
+}
+
+/// Returned when the model-generated function call arguments are done streaming.
+/// Also emitted when a Response is interrupted, incomplete, or cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseFunctionCallArgumentsDone`.
+public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the function call item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The ID of the function call.
+    public var callID: Swift.String
+    /// The name of the function that was called.
+    public var name: Swift.String
+    /// The final arguments as a JSON string.
+    public var arguments: Swift.String
+
+    /// Creates a new `RealtimeBetaServerEventResponseFunctionCallArgumentsDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the function call item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - callID: The ID of the function call.
+    ///   - name: The name of the function that was called.
+    ///   - arguments: The final arguments as a JSON string.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        callID: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.callID = callID
+        self.name = name
+        self.arguments = arguments
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case callID = "call_id"
+        case name
+        case arguments
+        case type
+    }
+
+    /// Decodes a `RealtimeBetaServerEventResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.function_call_arguments.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.arguments, forKey: .arguments)
+    }
+}
+
+/// Returned when MCP tool call arguments are updated during response generation.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallArgumentsDelta`.
+public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the MCP tool call item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The JSON-encoded arguments delta.
+    public var delta: Swift.String
+    /// The `obfuscation` member.
+    public var obfuscation: Swift.String?
+
+    /// Creates a new `RealtimeBetaServerEventResponseMCPCallArgumentsDelta`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the MCP tool call item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - delta: The JSON-encoded arguments delta.
+    ///   - obfuscation: The `obfuscation` member.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        delta: Swift.String,
+        obfuscation: Swift.String? = nil
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.delta = delta
+        self.obfuscation = obfuscation
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case delta
+        case obfuscation
+        case type
+    }
+
+    /// Decodes a `RealtimeBetaServerEventResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call_arguments.delta", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.delta, forKey: .delta)
+        try container.encodeIfPresent(self.obfuscation, forKey: .obfuscation)
+    }
+}
+
 /// Returned when MCP tool call arguments are finalized during response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallArgumentsDone`.
@@ -18,7 +541,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Hash
     /// The final JSON-encoded arguments string.
     public var arguments: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventResponseMCPCallArgumentsDone`.
+    /// Creates a new `RealtimeBetaServerEventResponseMCPCallArgumentsDone`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -49,6 +572,10 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Hash
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
@@ -59,6 +586,9 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Hash
         self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.mcp_call_arguments.done", forKey: .type)
@@ -81,7 +611,7 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Hashable
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventResponseMCPCallCompleted`.
+    /// Creates a new `RealtimeBetaServerEventResponseMCPCallCompleted`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -104,6 +634,10 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Hashable
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.mcp_call.completed", forKey: .type)
@@ -112,6 +646,9 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Hashable
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.mcp_call.completed", forKey: .type)
@@ -132,7 +669,7 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Hashable, S
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventResponseMCPCallFailed`.
+    /// Creates a new `RealtimeBetaServerEventResponseMCPCallFailed`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -155,6 +692,10 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.mcp_call.failed", forKey: .type)
@@ -163,6 +704,9 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Hashable, S
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.mcp_call.failed", forKey: .type)
@@ -183,7 +727,7 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Hashabl
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventResponseMCPCallInProgress`.
+    /// Creates a new `RealtimeBetaServerEventResponseMCPCallInProgress`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -206,6 +750,10 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Hashabl
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
@@ -214,6 +762,9 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Hashabl
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.mcp_call.in_progress", forKey: .type)
@@ -236,7 +787,7 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Hashable,
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
 
-    /// Creates a `RealtimeBetaServerEventResponseOutputItemAdded`.
+    /// Creates a new `RealtimeBetaServerEventResponseOutputItemAdded`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -263,6 +814,10 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Hashable,
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_item.added", forKey: .type)
@@ -272,6 +827,9 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Hashable,
         self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_item.added", forKey: .type)
@@ -296,7 +854,7 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Hashable, 
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
 
-    /// Creates a `RealtimeBetaServerEventResponseOutputItemDone`.
+    /// Creates a new `RealtimeBetaServerEventResponseOutputItemDone`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -323,6 +881,10 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Hashable, 
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_item.done", forKey: .type)
@@ -332,6 +894,9 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Hashable, 
         self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_item.done", forKey: .type)
@@ -359,7 +924,7 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Hashable, Senda
     /// The text delta.
     public var delta: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventResponseTextDelta`.
+    /// Creates a new `RealtimeBetaServerEventResponseTextDelta`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -394,6 +959,10 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Hashable, Senda
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseTextDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_text.delta", forKey: .type)
@@ -405,6 +974,9 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Hashable, Senda
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_text.delta", forKey: .type)
@@ -435,7 +1007,7 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Hashable, Sendab
     /// The final text content.
     public var text: Swift.String
 
-    /// Creates a `RealtimeBetaServerEventResponseTextDone`.
+    /// Creates a new `RealtimeBetaServerEventResponseTextDone`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -470,6 +1042,10 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Hashable, Sendab
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventResponseTextDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_text.done", forKey: .type)
@@ -481,6 +1057,9 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Hashable, Sendab
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_text.done", forKey: .type)
@@ -504,7 +1083,7 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Hashable, Sendable
     /// Realtime session object for the beta interface.
     public var session: RealtimeSession
 
-    /// Creates a `RealtimeBetaServerEventSessionCreated`.
+    /// Creates a new `RealtimeBetaServerEventSessionCreated`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -523,6 +1102,10 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.created", forKey: .type)
@@ -530,6 +1113,9 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Hashable, Sendable
         self.session = try container.decode(RealtimeSession.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.created", forKey: .type)
@@ -548,7 +1134,7 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Hashable, Sendable
     /// Realtime session object for the beta interface.
     public var session: RealtimeSession
 
-    /// Creates a `RealtimeBetaServerEventSessionUpdated`.
+    /// Creates a new `RealtimeBetaServerEventSessionUpdated`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -567,6 +1153,10 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.updated", forKey: .type)
@@ -574,6 +1164,9 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Hashable, Sendable
         self.session = try container.decode(RealtimeSession.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.updated", forKey: .type)
@@ -595,7 +1188,7 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Hasha
     /// property is not present when a session is updated via the WebSocket API.
     public var session: RealtimeTranscriptionSessionCreateResponse
 
-    /// Creates a `RealtimeBetaServerEventTranscriptionSessionCreated`.
+    /// Creates a new `RealtimeBetaServerEventTranscriptionSessionCreated`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -614,6 +1207,10 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Hasha
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventTranscriptionSessionCreated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("transcription_session.created", forKey: .type)
@@ -621,6 +1218,9 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Hasha
         self.session = try container.decode(RealtimeTranscriptionSessionCreateResponse.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("transcription_session.created", forKey: .type)
@@ -643,7 +1243,7 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Hasha
     /// property is not present when a session is updated via the WebSocket API.
     public var session: RealtimeTranscriptionSessionCreateResponse
 
-    /// Creates a `RealtimeBetaServerEventTranscriptionSessionUpdated`.
+    /// Creates a new `RealtimeBetaServerEventTranscriptionSessionUpdated`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -662,6 +1262,10 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Hasha
         case type
     }
 
+    /// Decodes a `RealtimeBetaServerEventTranscriptionSessionUpdated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("transcription_session.updated", forKey: .type)
@@ -669,6 +1273,9 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Hasha
         self.session = try container.decode(RealtimeTranscriptionSessionCreateResponse.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("transcription_session.updated", forKey: .type)
@@ -690,7 +1297,7 @@ public struct RealtimeCallCreateRequest: Codable, Hashable, Sendable, MultipartF
     /// request.
     public var session: RealtimeSessionCreateRequestGa?
 
-    /// Creates a `RealtimeCallCreateRequest`.
+    /// Creates a new `RealtimeCallCreateRequest`.
     ///
     /// - Parameters:
     ///   - sdp: WebRTC Session Description Protocol (SDP) offer generated by the caller.
@@ -708,12 +1315,19 @@ public struct RealtimeCallCreateRequest: Codable, Hashable, Sendable, MultipartF
         case session
     }
 
+    /// Decodes a `RealtimeCallCreateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.sdp = try container.decode(Swift.String.self, forKey: .sdp)
         self.session = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.sdp, forKey: .sdp)
@@ -735,13 +1349,11 @@ public struct RealtimeCallReferRequest: Codable, Hashable, Sendable {
     /// `tel:+14155550123` or `sip:agent@example.com`.
     public var targetURI: Swift.String
 
-    /// Creates a `RealtimeCallReferRequest`.
+    /// Creates a new `RealtimeCallReferRequest`.
     ///
     /// - Parameters:
     ///   - targetURI: URI that should appear in the SIP Refer-To header. Supports values like
-    public init(
-        targetURI: Swift.String
-    ) {
+    public init(targetURI: Swift.String) {
         self.targetURI = targetURI
     }
 
@@ -749,11 +1361,18 @@ public struct RealtimeCallReferRequest: Codable, Hashable, Sendable {
         case targetURI = "target_uri"
     }
 
+    /// Decodes a `RealtimeCallReferRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.targetURI = try container.decode(Swift.String.self, forKey: .targetURI)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.targetURI, forKey: .targetURI)
@@ -768,13 +1387,11 @@ public struct RealtimeCallRejectRequest: Codable, Hashable, Sendable {
     /// when omitted.
     public var statusCode: Swift.Int?
 
-    /// Creates a `RealtimeCallRejectRequest`.
+    /// Creates a new `RealtimeCallRejectRequest`.
     ///
     /// - Parameters:
     ///   - statusCode: SIP response code to send back to the caller. Defaults to `603` (Decline)
-    public init(
-        statusCode: Swift.Int? = nil
-    ) {
+    public init(statusCode: Swift.Int? = nil) {
         self.statusCode = statusCode
     }
 
@@ -782,11 +1399,18 @@ public struct RealtimeCallRejectRequest: Codable, Hashable, Sendable {
         case statusCode = "status_code"
     }
 
+    /// Decodes a `RealtimeCallRejectRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.statusCode = try container.decodeIfPresent(Swift.Int.self, forKey: .statusCode)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.statusCode, forKey: .statusCode)
@@ -824,6 +1448,9 @@ public enum RealtimeClientEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "conversation.item.create":
@@ -853,6 +1480,9 @@ public enum RealtimeClientEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .conversationItemCreate(let value): try value.encode(to: encoder)
@@ -892,16 +1522,16 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Hashable, Send
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
 
-    /// Creates a `RealtimeClientEventConversationItemCreate`.
+    /// Creates a new `RealtimeClientEventConversationItemCreate`.
     ///
     /// - Parameters:
+    ///   - item: A single item within a Realtime conversation.
     ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - previousItemID: The ID of the preceding item after which the new item will be inserted. If not set, the new item will be appended to the end of the conversation.
-    ///   - item: A single item within a Realtime conversation.
     public init(
+        item: RealtimeConversationItem,
         eventID: Swift.String? = nil,
-        previousItemID: Swift.String? = nil,
-        item: RealtimeConversationItem
+        previousItemID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.previousItemID = previousItemID
@@ -915,6 +1545,10 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `RealtimeClientEventConversationItemCreate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.create", forKey: .type)
@@ -923,6 +1557,9 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Hashable, Send
         self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.create", forKey: .type)
@@ -944,14 +1581,14 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Hashable, Send
     /// The ID of the item to delete.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeClientEventConversationItemDelete`.
+    /// Creates a new `RealtimeClientEventConversationItemDelete`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - itemID: The ID of the item to delete.
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
-        itemID: Swift.String
+        itemID: Swift.String,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.itemID = itemID
@@ -963,6 +1600,10 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `RealtimeClientEventConversationItemDelete` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.delete", forKey: .type)
@@ -970,6 +1611,9 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Hashable, Send
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.delete", forKey: .type)
@@ -990,14 +1634,14 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Hashable, Se
     /// The ID of the item to retrieve.
     public var itemID: Swift.String
 
-    /// Creates a `RealtimeClientEventConversationItemRetrieve`.
+    /// Creates a new `RealtimeClientEventConversationItemRetrieve`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - itemID: The ID of the item to retrieve.
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
-        itemID: Swift.String
+        itemID: Swift.String,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.itemID = itemID
@@ -1009,6 +1653,10 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Hashable, Se
         case type
     }
 
+    /// Decodes a `RealtimeClientEventConversationItemRetrieve` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.retrieve", forKey: .type)
@@ -1016,6 +1664,9 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Hashable, Se
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.retrieve", forKey: .type)
@@ -1050,18 +1701,18 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Hashable, Se
     /// will respond with an error.
     public var audioEndMs: Swift.Int
 
-    /// Creates a `RealtimeClientEventConversationItemTruncate`.
+    /// Creates a new `RealtimeClientEventConversationItemTruncate`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - itemID: The ID of the assistant message item to truncate. Only assistant message
     ///   - contentIndex: The index of the content part to truncate. Set this to `0`.
     ///   - audioEndMs: Inclusive duration up to which audio is truncated, in milliseconds. If
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
         itemID: Swift.String,
         contentIndex: Swift.Int,
-        audioEndMs: Swift.Int
+        audioEndMs: Swift.Int,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.itemID = itemID
@@ -1077,6 +1728,10 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Hashable, Se
         case type
     }
 
+    /// Decodes a `RealtimeClientEventConversationItemTruncate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("conversation.item.truncate", forKey: .type)
@@ -1086,6 +1741,9 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Hashable, Se
         self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("conversation.item.truncate", forKey: .type)
@@ -1118,14 +1776,14 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Hashable, Send
     /// `input_audio_format` field in the session configuration.
     public var audio: Swift.String
 
-    /// Creates a `RealtimeClientEventInputAudioBufferAppend`.
+    /// Creates a new `RealtimeClientEventInputAudioBufferAppend`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - audio: Base64-encoded audio bytes. This must be in the format specified by the
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
-        audio: Swift.String
+        audio: Swift.String,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.audio = audio
@@ -1137,6 +1795,10 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `RealtimeClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.append", forKey: .type)
@@ -1144,6 +1806,9 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Hashable, Send
         self.audio = try container.decode(Swift.String.self, forKey: .audio)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.append", forKey: .type)
@@ -1160,13 +1825,11 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Hashable, Senda
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
 
-    /// Creates a `RealtimeClientEventInputAudioBufferClear`.
+    /// Creates a new `RealtimeClientEventInputAudioBufferClear`.
     ///
     /// - Parameters:
     ///   - eventID: Optional client-generated ID used to identify this event.
-    public init(
-        eventID: Swift.String? = nil
-    ) {
+    public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }
 
@@ -1175,12 +1838,19 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Hashable, Senda
         case type
     }
 
+    /// Decodes a `RealtimeClientEventInputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.clear", forKey: .type)
         self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.clear", forKey: .type)
@@ -1197,13 +1867,11 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Hashable, Send
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
 
-    /// Creates a `RealtimeClientEventInputAudioBufferCommit`.
+    /// Creates a new `RealtimeClientEventInputAudioBufferCommit`.
     ///
     /// - Parameters:
     ///   - eventID: Optional client-generated ID used to identify this event.
-    public init(
-        eventID: Swift.String? = nil
-    ) {
+    public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }
 
@@ -1212,12 +1880,19 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `RealtimeClientEventInputAudioBufferCommit` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_audio_buffer.commit", forKey: .type)
         self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_audio_buffer.commit", forKey: .type)
@@ -1236,13 +1911,11 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Hashable, Send
     /// The unique ID of the client event used for error handling.
     public var eventID: Swift.String?
 
-    /// Creates a `RealtimeClientEventOutputAudioBufferClear`.
+    /// Creates a new `RealtimeClientEventOutputAudioBufferClear`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the client event used for error handling.
-    public init(
-        eventID: Swift.String? = nil
-    ) {
+    public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }
 
@@ -1251,12 +1924,19 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `RealtimeClientEventOutputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("output_audio_buffer.clear", forKey: .type)
         self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("output_audio_buffer.clear", forKey: .type)
@@ -1278,7 +1958,7 @@ public struct RealtimeClientEventResponseCancel: Codable, Hashable, Sendable {
     /// in-progress response in the default conversation.
     public var responseID: Swift.String?
 
-    /// Creates a `RealtimeClientEventResponseCancel`.
+    /// Creates a new `RealtimeClientEventResponseCancel`.
     ///
     /// - Parameters:
     ///   - eventID: Optional client-generated ID used to identify this event.
@@ -1297,6 +1977,10 @@ public struct RealtimeClientEventResponseCancel: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeClientEventResponseCancel` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.cancel", forKey: .type)
@@ -1304,6 +1988,9 @@ public struct RealtimeClientEventResponseCancel: Codable, Hashable, Sendable {
         self.responseID = try container.decodeIfPresent(Swift.String.self, forKey: .responseID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.cancel", forKey: .type)
@@ -1345,7 +2032,7 @@ public struct RealtimeClientEventResponseCreate: Codable, Hashable, Sendable {
     /// Create a new Realtime response with these parameters
     public var response: RealtimeResponseCreateParams?
 
-    /// Creates a `RealtimeClientEventResponseCreate`.
+    /// Creates a new `RealtimeClientEventResponseCreate`.
     ///
     /// - Parameters:
     ///   - eventID: Optional client-generated ID used to identify this event.
@@ -1364,6 +2051,10 @@ public struct RealtimeClientEventResponseCreate: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.create", forKey: .type)
@@ -1371,6 +2062,9 @@ public struct RealtimeClientEventResponseCreate: Codable, Hashable, Sendable {
         self.response = try container.decodeIfPresent(RealtimeResponseCreateParams.self, forKey: .response)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.create", forKey: .type)
@@ -1397,14 +2091,14 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
     /// session or a transcription session.
     public var session: RealtimeClientEventSessionUpdate.Session
 
-    /// Creates a `RealtimeClientEventSessionUpdate`.
+    /// Creates a new `RealtimeClientEventSessionUpdate`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event. This is an arbitrary string that a client may assign. It will be passed back if there is an error with the event, but the corresponding `session.updated` event will not include it.
     ///   - session: Update the Realtime session. Choose either a realtime
+    ///   - eventID: Optional client-generated ID used to identify this event. This is an arbitrary string that a client may assign. It will be passed back if there is an error with the event, but the corresponding `session.updated` event will not include it.
     public init(
-        eventID: Swift.String? = nil,
-        session: RealtimeClientEventSessionUpdate.Session
+        session: RealtimeClientEventSessionUpdate.Session,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.session = session
@@ -1416,6 +2110,10 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.update", forKey: .type)
@@ -1423,6 +2121,9 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
         self.session = try container.decode(RealtimeClientEventSessionUpdate.Session.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.update", forKey: .type)
@@ -1444,6 +2145,9 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "realtime":
@@ -1455,6 +2159,9 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .realtime(let value): try value.encode(to: encoder)
@@ -1474,14 +2181,14 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Hashable, 
     /// Realtime transcription session object configuration.
     public var session: RealtimeTranscriptionSessionCreateRequest
 
-    /// Creates a `RealtimeClientEventTranscriptionSessionUpdate`.
+    /// Creates a new `RealtimeClientEventTranscriptionSessionUpdate`.
     ///
     /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
     ///   - session: Realtime transcription session object configuration.
+    ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
-        eventID: Swift.String? = nil,
-        session: RealtimeTranscriptionSessionCreateRequest
+        session: RealtimeTranscriptionSessionCreateRequest,
+        eventID: Swift.String? = nil
     ) {
         self.eventID = eventID
         self.session = session
@@ -1493,6 +2200,10 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Hashable, 
         case type
     }
 
+    /// Decodes a `RealtimeClientEventTranscriptionSessionUpdate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("transcription_session.update", forKey: .type)
@@ -1500,6 +2211,9 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Hashable, 
         self.session = try container.decode(RealtimeTranscriptionSessionCreateRequest.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("transcription_session.update", forKey: .type)
@@ -1535,6 +2249,9 @@ public enum RealtimeConversationItem: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "function_call":
@@ -1566,6 +2283,9 @@ public enum RealtimeConversationItem: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .conversationItemMessageSystem(let value): try value.encode(to: encoder)
@@ -1597,20 +2317,20 @@ public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable 
     /// The arguments of the function call. This is a JSON-encoded string representing the arguments passed to the function, for example `{"arg1": "value1", "arg2": 42}`.
     public var arguments: Swift.String
 
-    /// Creates a `RealtimeConversationItemFunctionCall`.
+    /// Creates a new `RealtimeConversationItemFunctionCall`.
     ///
     /// - Parameters:
+    ///   - name: The name of the function being called.
+    ///   - arguments: The arguments of the function call. This is a JSON-encoded string representing the arguments passed to the function, for example `{"arg1": "value1", "arg2": 42}`.
     ///   - id: The unique ID of the item. This may be provided by the client or generated by the server.
     ///   - status: The status of the item. Has no effect on the conversation.
     ///   - callID: The ID of the function call.
-    ///   - name: The name of the function being called.
-    ///   - arguments: The arguments of the function call. This is a JSON-encoded string representing the arguments passed to the function, for example `{"arg1": "value1", "arg2": 42}`.
     public init(
+        name: Swift.String,
+        arguments: Swift.String,
         id: Swift.String? = nil,
         status: RealtimeConversationItemFunctionCall.Status? = nil,
-        callID: Swift.String? = nil,
-        name: Swift.String,
-        arguments: Swift.String
+        callID: Swift.String? = nil
     ) {
         self.id = id
         self.status = status
@@ -1629,6 +2349,10 @@ public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable 
         case type
     }
 
+    /// Decodes a `RealtimeConversationItemFunctionCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("realtime.item", forKey: .object)
@@ -1640,6 +2364,9 @@ public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable 
         self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("realtime.item", forKey: .object)
@@ -1657,8 +2384,10 @@ public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable 
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemFunctionCall/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `completed`
@@ -1685,18 +2414,18 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sen
     /// The output of the function call, this is free text and can contain any information or simply be empty.
     public var output: Swift.String
 
-    /// Creates a `RealtimeConversationItemFunctionCallOutput`.
+    /// Creates a new `RealtimeConversationItemFunctionCallOutput`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the item. This may be provided by the client or generated by the server.
-    ///   - status: The status of the item. Has no effect on the conversation.
     ///   - callID: The ID of the function call this output is for.
     ///   - output: The output of the function call, this is free text and can contain any information or simply be empty.
+    ///   - id: The unique ID of the item. This may be provided by the client or generated by the server.
+    ///   - status: The status of the item. Has no effect on the conversation.
     public init(
-        id: Swift.String? = nil,
-        status: RealtimeConversationItemFunctionCallOutput.Status? = nil,
         callID: Swift.String,
-        output: Swift.String
+        output: Swift.String,
+        id: Swift.String? = nil,
+        status: RealtimeConversationItemFunctionCallOutput.Status? = nil
     ) {
         self.id = id
         self.status = status
@@ -1713,6 +2442,10 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sen
         case type
     }
 
+    /// Decodes a `RealtimeConversationItemFunctionCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("realtime.item", forKey: .object)
@@ -1723,6 +2456,9 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sen
         self.output = try container.decode(Swift.String.self, forKey: .output)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("realtime.item", forKey: .object)
@@ -1739,8 +2475,10 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sen
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemFunctionCallOutput/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `completed`
@@ -1765,16 +2503,16 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
     /// The content of the message.
     public var content: [RealtimeConversationItemMessageAssistant.ContentItem]
 
-    /// Creates a `RealtimeConversationItemMessageAssistant`.
+    /// Creates a new `RealtimeConversationItemMessageAssistant`.
     ///
     /// - Parameters:
+    ///   - content: The content of the message.
     ///   - id: The unique ID of the item. This may be provided by the client or generated by the server.
     ///   - status: The status of the item. Has no effect on the conversation.
-    ///   - content: The content of the message.
     public init(
+        content: [RealtimeConversationItemMessageAssistant.ContentItem],
         id: Swift.String? = nil,
-        status: RealtimeConversationItemMessageAssistant.Status? = nil,
-        content: [RealtimeConversationItemMessageAssistant.ContentItem]
+        status: RealtimeConversationItemMessageAssistant.Status? = nil
     ) {
         self.id = id
         self.status = status
@@ -1790,6 +2528,10 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
         case role
     }
 
+    /// Decodes a `RealtimeConversationItemMessageAssistant` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("realtime.item", forKey: .object)
@@ -1800,6 +2542,9 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
         self.content = try container.decodeIfPresent([RealtimeConversationItemMessageAssistant.ContentItem].self, forKey: .content) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("realtime.item", forKey: .object)
@@ -1816,8 +2561,10 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageAssistant/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `completed`
@@ -1830,6 +2577,8 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
         public static var inProgress: Self { Self(rawValue: "in_progress") }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageAssistant/properties/content/items`.
     public struct ContentItem: Codable, Hashable, Sendable {
         /// The content type, `output_text` or `output_audio` depending on the session `output_modalities` configuration.
@@ -1841,7 +2590,7 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
         /// The transcript of the audio content, this will always be present if the output type is `audio`.
         public var transcript: Swift.String?
 
-        /// Creates a `ContentItem`.
+        /// Creates a new `ContentItem`.
         ///
         /// - Parameters:
         ///   - type: The content type, `output_text` or `output_audio` depending on the session `output_modalities` configuration.
@@ -1867,6 +2616,10 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
             case transcript
         }
 
+        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(RealtimeConversationItemMessageAssistant.ContentItem.TypeValue.self, forKey: .type)
@@ -1875,6 +2628,9 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
             self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -1889,8 +2645,10 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageAssistant/properties/content/items/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `output_text`
@@ -1913,16 +2671,16 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
     /// The content of the message.
     public var content: [RealtimeConversationItemMessageSystem.ContentItem]
 
-    /// Creates a `RealtimeConversationItemMessageSystem`.
+    /// Creates a new `RealtimeConversationItemMessageSystem`.
     ///
     /// - Parameters:
+    ///   - content: The content of the message.
     ///   - id: The unique ID of the item. This may be provided by the client or generated by the server.
     ///   - status: The status of the item. Has no effect on the conversation.
-    ///   - content: The content of the message.
     public init(
+        content: [RealtimeConversationItemMessageSystem.ContentItem],
         id: Swift.String? = nil,
-        status: RealtimeConversationItemMessageSystem.Status? = nil,
-        content: [RealtimeConversationItemMessageSystem.ContentItem]
+        status: RealtimeConversationItemMessageSystem.Status? = nil
     ) {
         self.id = id
         self.status = status
@@ -1938,6 +2696,10 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
         case role
     }
 
+    /// Decodes a `RealtimeConversationItemMessageSystem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("realtime.item", forKey: .object)
@@ -1948,6 +2710,9 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
         self.content = try container.decodeIfPresent([RealtimeConversationItemMessageSystem.ContentItem].self, forKey: .content) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("realtime.item", forKey: .object)
@@ -1964,8 +2729,10 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageSystem/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `completed`
@@ -1978,18 +2745,18 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
         public static var inProgress: Self { Self(rawValue: "in_progress") }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageSystem/properties/content/items`.
     public struct ContentItem: Codable, Hashable, Sendable {
         /// The text content.
         public var text: Swift.String?
 
-        /// Creates a `ContentItem`.
+        /// Creates a new `ContentItem`.
         ///
         /// - Parameters:
         ///   - text: The text content.
-        public init(
-            text: Swift.String? = nil
-        ) {
+        public init(text: Swift.String? = nil) {
             self.text = text
         }
 
@@ -1998,12 +2765,19 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
             case type
         }
 
+        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstantIfPresent("input_text", forKey: .type)
             self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("input_text", forKey: .type)
@@ -2023,16 +2797,16 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
     /// The content of the message.
     public var content: [RealtimeConversationItemMessageUser.ContentItem]
 
-    /// Creates a `RealtimeConversationItemMessageUser`.
+    /// Creates a new `RealtimeConversationItemMessageUser`.
     ///
     /// - Parameters:
+    ///   - content: The content of the message.
     ///   - id: The unique ID of the item. This may be provided by the client or generated by the server.
     ///   - status: The status of the item. Has no effect on the conversation.
-    ///   - content: The content of the message.
     public init(
+        content: [RealtimeConversationItemMessageUser.ContentItem],
         id: Swift.String? = nil,
-        status: RealtimeConversationItemMessageUser.Status? = nil,
-        content: [RealtimeConversationItemMessageUser.ContentItem]
+        status: RealtimeConversationItemMessageUser.Status? = nil
     ) {
         self.id = id
         self.status = status
@@ -2048,6 +2822,10 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `RealtimeConversationItemMessageUser` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("realtime.item", forKey: .object)
@@ -2058,6 +2836,9 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         self.content = try container.decodeIfPresent([RealtimeConversationItemMessageUser.ContentItem].self, forKey: .content) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("realtime.item", forKey: .object)
@@ -2074,8 +2855,10 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `completed`
@@ -2088,6 +2871,8 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         public static var inProgress: Self { Self(rawValue: "in_progress") }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser/properties/content/items`.
     public struct ContentItem: Codable, Hashable, Sendable {
         /// The content type (`input_text`, `input_audio`, or `input_image`).
@@ -2103,7 +2888,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         /// Transcript of the audio (for `input_audio`). This is not sent to the model, but will be attached to the message item for reference.
         public var transcript: Swift.String?
 
-        /// Creates a `ContentItem`.
+        /// Creates a new `ContentItem`.
         ///
         /// - Parameters:
         ///   - type: The content type (`input_text`, `input_audio`, or `input_image`).
@@ -2137,6 +2922,10 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
             case transcript
         }
 
+        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(RealtimeConversationItemMessageUser.ContentItem.TypeValue.self, forKey: .type)
@@ -2147,6 +2936,9 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
             self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -2163,8 +2955,10 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser/properties/content/items/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `input_text`
@@ -2183,8 +2977,10 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser/properties/content/items/properties/detail`.
         public struct Detail: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `auto`
@@ -2237,7 +3033,7 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
     /// The output of the function call (for `function_call_output` items).
     public var output: Swift.String?
 
-    /// Creates a `RealtimeConversationItemWithReference`.
+    /// Creates a new `RealtimeConversationItemWithReference`.
     ///
     /// - Parameters:
     ///   - id: For an item of type (`message` | `function_call` | `function_call_output`)
@@ -2284,6 +3080,10 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
         case object
     }
 
+    /// Decodes a `RealtimeConversationItemWithReference` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("realtime.item", forKey: .object)
@@ -2298,6 +3098,9 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
         self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("realtime.item", forKey: .object)
@@ -2318,8 +3121,10 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `message`
@@ -2340,8 +3145,10 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `completed`
@@ -2361,8 +3168,10 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `user`
@@ -2375,6 +3184,8 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
         public static var system: Self { Self(rawValue: "system") }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference/properties/content/items`.
     public struct ContentItem: Codable, Hashable, Sendable {
         /// The content type (`input_text`, `input_audio`, `item_reference`, `text`).
@@ -2390,7 +3201,7 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
         /// The transcript of the audio, used for `input_audio` content type.
         public var transcript: Swift.String?
 
-        /// Creates a `ContentItem`.
+        /// Creates a new `ContentItem`.
         ///
         /// - Parameters:
         ///   - type: The content type (`input_text`, `input_audio`, `item_reference`, `text`).
@@ -2420,6 +3231,10 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
             case transcript
         }
 
+        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(RealtimeConversationItemWithReference.ContentItem.TypeValue.self, forKey: .type)
@@ -2429,6 +3244,9 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
             self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -2444,8 +3262,10 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference/properties/content/items/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `input_audio`
@@ -2478,7 +3298,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
     /// session or a transcription session.
     public var session: RealtimeCreateClientSecretRequest.Session?
 
-    /// Creates a `RealtimeCreateClientSecretRequest`.
+    /// Creates a new `RealtimeCreateClientSecretRequest`.
     ///
     /// - Parameters:
     ///   - expiresAfter: Configuration for the client secret expiration. Expiration refers to the time after which
@@ -2496,12 +3316,19 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
         case session
     }
 
+    /// Decodes a `RealtimeCreateClientSecretRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.expiresAfter = try container.decodeIfPresent(RealtimeCreateClientSecretRequest.ExpiresAfter.self, forKey: .expiresAfter)
         self.session = try container.decodeIfPresent(RealtimeCreateClientSecretRequest.Session.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
@@ -2518,13 +3345,11 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
         /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
         public var seconds: Swift.Int?
 
-        /// Creates a `ExpiresAfter`.
+        /// Creates a new `ExpiresAfter`.
         ///
         /// - Parameters:
         ///   - seconds: The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
-        public init(
-            seconds: Swift.Int? = nil
-        ) {
+        public init(seconds: Swift.Int? = nil) {
             self.seconds = seconds
         }
 
@@ -2533,12 +3358,19 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
             case anchor
         }
 
+        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstantIfPresent("created_at", forKey: .anchor)
             self.seconds = try container.decodeIfPresent(Swift.Int.self, forKey: .seconds)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("created_at", forKey: .anchor)
@@ -2560,6 +3392,9 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "realtime":
@@ -2571,6 +3406,9 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .realtime(let value): try value.encode(to: encoder)
@@ -2594,7 +3432,7 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
     /// The session configuration for either a realtime or transcription session.
     public var session: RealtimeCreateClientSecretResponse.Session
 
-    /// Creates a `RealtimeCreateClientSecretResponse`.
+    /// Creates a new `RealtimeCreateClientSecretResponse`.
     ///
     /// - Parameters:
     ///   - value: The generated client secret value.
@@ -2616,6 +3454,10 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
         case session
     }
 
+    /// Decodes a `RealtimeCreateClientSecretResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.value = try container.decode(Swift.String.self, forKey: .value)
@@ -2623,6 +3465,9 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
         self.session = try container.decode(RealtimeCreateClientSecretResponse.Session.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.value, forKey: .value)
@@ -2643,6 +3488,9 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "realtime":
@@ -2654,6 +3502,9 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .realtime(let value): try value.encode(to: encoder)
@@ -2677,7 +3528,7 @@ public struct RealtimeFunctionTool: Codable, Hashable, Sendable {
     /// Parameters of the function in JSON Schema.
     public var parameters: [Swift.String: JSONValue]?
 
-    /// Creates a `RealtimeFunctionTool`.
+    /// Creates a new `RealtimeFunctionTool`.
     ///
     /// - Parameters:
     ///   - name: The name of the function.
@@ -2700,6 +3551,10 @@ public struct RealtimeFunctionTool: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeFunctionTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("function", forKey: .type)
@@ -2708,6 +3563,9 @@ public struct RealtimeFunctionTool: Codable, Hashable, Sendable {
         self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -2730,7 +3588,7 @@ public struct RealtimeMCPApprovalRequest: Codable, Hashable, Sendable {
     /// A JSON string of arguments for the tool.
     public var arguments: Swift.String
 
-    /// Creates a `RealtimeMCPApprovalRequest`.
+    /// Creates a new `RealtimeMCPApprovalRequest`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the approval request.
@@ -2757,6 +3615,10 @@ public struct RealtimeMCPApprovalRequest: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeMCPApprovalRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_approval_request", forKey: .type)
@@ -2766,6 +3628,9 @@ public struct RealtimeMCPApprovalRequest: Codable, Hashable, Sendable {
         self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_approval_request", forKey: .type)
@@ -2786,9 +3651,10 @@ public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable {
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
+    /// The `reason` member.
     public var reason: Swift.String?
 
-    /// Creates a `RealtimeMCPApprovalResponse`.
+    /// Creates a new `RealtimeMCPApprovalResponse`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the approval response.
@@ -2815,6 +3681,10 @@ public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeMCPApprovalResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_approval_response", forKey: .type)
@@ -2824,6 +3694,9 @@ public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable {
         self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_approval_response", forKey: .type)
@@ -2838,10 +3711,12 @@ public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPHTTPError`.
 public struct RealtimeMcphttpError: Codable, Hashable, Sendable {
+    /// The `code` member.
     public var code: Swift.Int
+    /// The `message` member.
     public var message: Swift.String
 
-    /// Creates a `RealtimeMcphttpError`.
+    /// Creates a new `RealtimeMcphttpError`.
     ///
     /// - Parameters:
     ///   - code: The `code` member.
@@ -2860,6 +3735,10 @@ public struct RealtimeMcphttpError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeMcphttpError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("http_error", forKey: .type)
@@ -2867,6 +3746,9 @@ public struct RealtimeMcphttpError: Codable, Hashable, Sendable {
         self.message = try container.decode(Swift.String.self, forKey: .message)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("http_error", forKey: .type)
@@ -2886,16 +3768,16 @@ public struct RealtimeMCPListTools: Codable, Hashable, Sendable {
     /// The tools available on the server.
     public var tools: [MCPListToolsTool]
 
-    /// Creates a `RealtimeMCPListTools`.
+    /// Creates a new `RealtimeMCPListTools`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the list.
     ///   - serverLabel: The label of the MCP server.
     ///   - tools: The tools available on the server.
+    ///   - id: The unique ID of the list.
     public init(
-        id: Swift.String? = nil,
         serverLabel: Swift.String,
-        tools: [MCPListToolsTool]
+        tools: [MCPListToolsTool],
+        id: Swift.String? = nil
     ) {
         self.id = id
         self.serverLabel = serverLabel
@@ -2909,6 +3791,10 @@ public struct RealtimeMCPListTools: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeMCPListTools` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_list_tools", forKey: .type)
@@ -2917,6 +3803,9 @@ public struct RealtimeMCPListTools: Codable, Hashable, Sendable {
         self.tools = try container.decodeIfPresent([MCPListToolsTool].self, forKey: .tools) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_list_tools", forKey: .type)
@@ -2930,10 +3819,12 @@ public struct RealtimeMCPListTools: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPProtocolError`.
 public struct RealtimeMCPProtocolError: Codable, Hashable, Sendable {
+    /// The `code` member.
     public var code: Swift.Int
+    /// The `message` member.
     public var message: Swift.String
 
-    /// Creates a `RealtimeMCPProtocolError`.
+    /// Creates a new `RealtimeMCPProtocolError`.
     ///
     /// - Parameters:
     ///   - code: The `code` member.
@@ -2952,6 +3843,10 @@ public struct RealtimeMCPProtocolError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeMCPProtocolError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("protocol_error", forKey: .type)
@@ -2959,6 +3854,9 @@ public struct RealtimeMCPProtocolError: Codable, Hashable, Sendable {
         self.message = try container.decode(Swift.String.self, forKey: .message)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("protocol_error", forKey: .type)
@@ -2979,11 +3877,14 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// A JSON string of the arguments passed to the tool.
     public var arguments: Swift.String
+    /// The `approval_request_id` member.
     public var approvalRequestID: Swift.String?
+    /// The `output` member.
     public var output: Swift.String?
+    /// The `error` member.
     public var error: RealtimeMCPToolCall.ErrorValue?
 
-    /// Creates a `RealtimeMCPToolCall`.
+    /// Creates a new `RealtimeMCPToolCall`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the tool call.
@@ -3022,6 +3923,10 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeMCPToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_call", forKey: .type)
@@ -3034,6 +3939,9 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable {
         self.error = try container.decodeIfPresent(RealtimeMCPToolCall.ErrorValue.self, forKey: .error)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_call", forKey: .type)
@@ -3061,6 +3969,9 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "protocol_error":
@@ -3074,736 +3985,14 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .protocolError(let value): try value.encode(to: encoder)
                 case .toolExecutionError(let value): try value.encode(to: encoder)
                 case .httpError(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Realtime MCP tool execution error
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeMCPToolExecutionError`.
-public struct RealtimeMCPToolExecutionError: Codable, Hashable, Sendable {
-    public var message: Swift.String
-
-    /// Creates a `RealtimeMCPToolExecutionError`.
-    ///
-    /// - Parameters:
-    ///   - message: The `message` member.
-    public init(
-        message: Swift.String
-    ) {
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case message
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_execution_error", forKey: .type)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_execution_error", forKey: .type)
-        try container.encode(self.message, forKey: .message)
-    }
-}
-
-/// Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeReasoning`.
-public struct RealtimeReasoning: Codable, Hashable, Sendable {
-    /// Constrains effort on reasoning for reasoning-capable Realtime models such as
-    /// `gpt-realtime-2`.
-    public var effort: RealtimeReasoningEffort?
-
-    /// Creates a `RealtimeReasoning`.
-    ///
-    /// - Parameters:
-    ///   - effort: Constrains effort on reasoning for reasoning-capable Realtime models such as
-    public init(
-        effort: RealtimeReasoningEffort? = nil
-    ) {
-        self.effort = effort
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case effort
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.effort = try container.decodeIfPresent(RealtimeReasoningEffort.self, forKey: .effort)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.effort, forKey: .effort)
-    }
-}
-
-/// Constrains effort on reasoning for reasoning-capable Realtime models such as
-/// `gpt-realtime-2`.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeReasoningEffort`.
-public struct RealtimeReasoningEffort: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `minimal`
-    public static var minimal: Self { Self(rawValue: "minimal") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `medium`
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `xhigh`
-    public static var xhigh: Self { Self(rawValue: "xhigh") }
-}
-
-/// The response resource.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeResponse`.
-public struct RealtimeResponse: Codable, Hashable, Sendable {
-    /// The unique ID of the response, will look like `resp_1234`.
-    public var id: Swift.String?
-    /// The final status of the response (`completed`, `cancelled`, `failed`, or
-    /// `incomplete`, `in_progress`).
-    public var status: RealtimeResponse.Status?
-    /// Additional details about the status.
-    public var statusDetails: RealtimeResponse.StatusDetails?
-    /// The list of output items generated by the response.
-    public var output: [RealtimeConversationItem]?
-    public var metadata: Metadata?
-    /// Configuration for audio output.
-    public var audio: RealtimeResponse.Audio?
-    /// Usage statistics for the Response, this will correspond to billing. A
-    /// Realtime API session will maintain a conversation context and append new
-    /// Items to the Conversation, thus output from previous turns (text and
-    /// audio tokens) will become the input for later turns.
-    public var usage: RealtimeResponse.Usage?
-    /// Which conversation the response is added to, determined by the `conversation`
-    /// field in the `response.create` event. If `auto`, the response will be added to
-    /// the default conversation and the value of `conversation_id` will be an id like
-    /// `conv_1234`. If `none`, the response will not be added to any conversation and
-    /// the value of `conversation_id` will be `null`. If responses are being triggered
-    /// automatically by VAD the response will be added to the default conversation
-    public var conversationID: Swift.String?
-    /// The set of modalities the model used to respond, currently the only possible values are
-    /// `[\"audio\"]`, `[\"text\"]`. Audio output always include a text transcript. Setting the
-    /// output to mode `text` will disable audio output from the model.
-    public var outputModalities: [RealtimeResponse.OutputModality]?
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls, that was used in this response.
-    public var maxOutputTokens: RealtimeResponse.MaxOutputTokens?
-
-    /// Creates a `RealtimeResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the response, will look like `resp_1234`.
-    ///   - status: The final status of the response (`completed`, `cancelled`, `failed`, or
-    ///   - statusDetails: Additional details about the status.
-    ///   - output: The list of output items generated by the response.
-    ///   - metadata: The `metadata` member.
-    ///   - audio: Configuration for audio output.
-    ///   - usage: Usage statistics for the Response, this will correspond to billing. A
-    ///   - conversationID: Which conversation the response is added to, determined by the `conversation`
-    ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
-    public init(
-        id: Swift.String? = nil,
-        status: RealtimeResponse.Status? = nil,
-        statusDetails: RealtimeResponse.StatusDetails? = nil,
-        output: [RealtimeConversationItem]? = nil,
-        metadata: Metadata? = nil,
-        audio: RealtimeResponse.Audio? = nil,
-        usage: RealtimeResponse.Usage? = nil,
-        conversationID: Swift.String? = nil,
-        outputModalities: [RealtimeResponse.OutputModality]? = nil,
-        maxOutputTokens: RealtimeResponse.MaxOutputTokens? = nil
-    ) {
-        self.id = id
-        self.status = status
-        self.statusDetails = statusDetails
-        self.output = output
-        self.metadata = metadata
-        self.audio = audio
-        self.usage = usage
-        self.conversationID = conversationID
-        self.outputModalities = outputModalities
-        self.maxOutputTokens = maxOutputTokens
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case status
-        case statusDetails = "status_details"
-        case output
-        case metadata
-        case audio
-        case usage
-        case conversationID = "conversation_id"
-        case outputModalities = "output_modalities"
-        case maxOutputTokens = "max_output_tokens"
-        case object
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.response", forKey: .object)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(RealtimeResponse.Status.self, forKey: .status)
-        self.statusDetails = try container.decodeIfPresent(RealtimeResponse.StatusDetails.self, forKey: .statusDetails)
-        self.output = try container.decodeIfPresent([RealtimeConversationItem].self, forKey: .output)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.audio = try container.decodeIfPresent(RealtimeResponse.Audio.self, forKey: .audio)
-        self.usage = try container.decodeIfPresent(RealtimeResponse.Usage.self, forKey: .usage)
-        self.conversationID = try container.decodeIfPresent(Swift.String.self, forKey: .conversationID)
-        self.outputModalities = try container.decodeIfPresent([RealtimeResponse.OutputModality].self, forKey: .outputModalities)
-        self.maxOutputTokens = try container.decodeIfPresent(RealtimeResponse.MaxOutputTokens.self, forKey: .maxOutputTokens)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("realtime.response", forKey: .object)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.status, forKey: .status)
-        try container.encodeIfPresent(self.statusDetails, forKey: .statusDetails)
-        try container.encodeIfPresent(self.output, forKey: .output)
-        try container.encodeIfPresent(self.metadata, forKey: .metadata)
-        try container.encodeIfPresent(self.audio, forKey: .audio)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
-        try container.encodeIfPresent(self.conversationID, forKey: .conversationID)
-        try container.encodeIfPresent(self.outputModalities, forKey: .outputModalities)
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: .maxOutputTokens)
-    }
-
-    /// The final status of the response (`completed`, `cancelled`, `failed`, or
-    /// `incomplete`, `in_progress`).
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `cancelled`
-        public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-    }
-
-    /// Additional details about the status.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details`.
-    public struct StatusDetails: Codable, Hashable, Sendable {
-        /// The type of error that caused the response to fail, corresponding
-        /// with the `status` field (`completed`, `cancelled`, `incomplete`,
-        /// `failed`).
-        public var type: RealtimeResponse.StatusDetails.TypeValue?
-        /// The reason the Response did not complete. For a `cancelled` Response,  one of `turn_detected` (the server VAD detected a new start of speech)  or `client_cancelled` (the client sent a cancel event). For an  `incomplete` Response, one of `max_output_tokens` or `content_filter`  (the server-side safety filter activated and cut off the response).
-        public var reason: RealtimeResponse.StatusDetails.Reason?
-        /// A description of the error that caused the response to fail,
-        /// populated when the `status` is `failed`.
-        public var error: RealtimeResponse.StatusDetails.ErrorValue?
-
-        /// Creates a `StatusDetails`.
-        ///
-        /// - Parameters:
-        ///   - type: The type of error that caused the response to fail, corresponding
-        ///   - reason: The reason the Response did not complete. For a `cancelled` Response,  one of `turn_detected` (the server VAD detected a new start of speech)  or `client_cancelled` (the client sent a cancel event). For an  `incomplete` Response, one of `max_output_tokens` or `content_filter`  (the server-side safety filter activated and cut off the response).
-        ///   - error: A description of the error that caused the response to fail,
-        public init(
-            type: RealtimeResponse.StatusDetails.TypeValue? = nil,
-            reason: RealtimeResponse.StatusDetails.Reason? = nil,
-            error: RealtimeResponse.StatusDetails.ErrorValue? = nil
-        ) {
-            self.type = type
-            self.reason = reason
-            self.error = error
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case reason
-            case error
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeResponse.StatusDetails.TypeValue.self, forKey: .type)
-            self.reason = try container.decodeIfPresent(RealtimeResponse.StatusDetails.Reason.self, forKey: .reason)
-            self.error = try container.decodeIfPresent(RealtimeResponse.StatusDetails.ErrorValue.self, forKey: .error)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.type, forKey: .type)
-            try container.encodeIfPresent(self.reason, forKey: .reason)
-            try container.encodeIfPresent(self.error, forKey: .error)
-        }
-
-        /// The type of error that caused the response to fail, corresponding
-        /// with the `status` field (`completed`, `cancelled`, `incomplete`,
-        /// `failed`).
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details/properties/type`.
-        public struct TypeValue: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `completed`
-            public static var completed: Self { Self(rawValue: "completed") }
-
-            /// `cancelled`
-            public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-            /// `failed`
-            public static var failed: Self { Self(rawValue: "failed") }
-
-            /// `incomplete`
-            public static var incomplete: Self { Self(rawValue: "incomplete") }
-        }
-
-        /// The reason the Response did not complete. For a `cancelled` Response,  one of `turn_detected` (the server VAD detected a new start of speech)  or `client_cancelled` (the client sent a cancel event). For an  `incomplete` Response, one of `max_output_tokens` or `content_filter`  (the server-side safety filter activated and cut off the response).
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details/properties/reason`.
-        public struct Reason: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `turn_detected`
-            public static var turnDetected: Self { Self(rawValue: "turn_detected") }
-
-            /// `client_cancelled`
-            public static var clientCancelled: Self { Self(rawValue: "client_cancelled") }
-
-            /// `max_output_tokens`
-            public static var maxOutputTokens: Self { Self(rawValue: "max_output_tokens") }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
-        }
-
-        /// A description of the error that caused the response to fail,
-        /// populated when the `status` is `failed`.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details/properties/error`.
-        public struct ErrorValue: Codable, Hashable, Sendable {
-            /// The type of error.
-            public var type: Swift.String?
-            /// Error code, if any.
-            public var code: Swift.String?
-
-            /// Creates a `ErrorValue`.
-            ///
-            /// - Parameters:
-            ///   - type: The type of error.
-            ///   - code: Error code, if any.
-            public init(
-                type: Swift.String? = nil,
-                code: Swift.String? = nil
-            ) {
-                self.type = type
-                self.code = code
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case type
-                case code
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-                self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.type, forKey: .type)
-                try container.encodeIfPresent(self.code, forKey: .code)
-            }
-        }
-    }
-
-    /// Configuration for audio output.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
-        public var output: RealtimeResponse.Audio.Output?
-
-        /// Creates a `Audio`.
-        ///
-        /// - Parameters:
-        ///   - output: The `output` member.
-        public init(
-            output: RealtimeResponse.Audio.Output? = nil
-        ) {
-            self.output = output
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case output
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.output = try container.decodeIfPresent(RealtimeResponse.Audio.Output.self, forKey: .output)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.output, forKey: .output)
-        }
-
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
-            /// The format of the output audio.
-            public var format: RealtimeAudioFormats?
-            /// The voice the model uses to respond. Voice cannot be changed during the
-            /// session once the model has responded with audio at least once. Current
-            /// voice options are `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`,
-            /// `shimmer`, `verse`, `marin`, and `cedar`. We recommend `marin` and `cedar` for
-            /// best quality.
-            public var voice: VoiceIDsShared?
-
-            /// Creates a `Output`.
-            ///
-            /// - Parameters:
-            ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond. Voice cannot be changed during the
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                voice: VoiceIDsShared? = nil
-            ) {
-                self.format = format
-                self.voice = voice
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case format
-                case voice
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.voice = try container.decodeIfPresent(VoiceIDsShared.self, forKey: .voice)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.format, forKey: .format)
-                try container.encodeIfPresent(self.voice, forKey: .voice)
-            }
-        }
-    }
-
-    /// Usage statistics for the Response, this will correspond to billing. A
-    /// Realtime API session will maintain a conversation context and append new
-    /// Items to the Conversation, thus output from previous turns (text and
-    /// audio tokens) will become the input for later turns.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage`.
-    public struct Usage: Codable, Hashable, Sendable {
-        /// The total number of tokens in the Response including input and output
-        /// text and audio tokens.
-        public var totalTokens: Swift.Int?
-        /// The number of input tokens used in the Response, including text and
-        /// audio tokens.
-        public var inputTokens: Swift.Int?
-        /// The number of output tokens sent in the Response, including text and
-        /// audio tokens.
-        public var outputTokens: Swift.Int?
-        /// Details about the input tokens used in the Response. Cached tokens are tokens from previous turns in the conversation that are included as context for the current response. Cached tokens here are counted as a subset of input tokens, meaning input tokens will include cached and uncached tokens.
-        public var inputTokenDetails: RealtimeResponse.Usage.InputTokenDetails?
-        /// Details about the output tokens used in the Response.
-        public var outputTokenDetails: RealtimeResponse.Usage.OutputTokenDetails?
-
-        /// Creates a `Usage`.
-        ///
-        /// - Parameters:
-        ///   - totalTokens: The total number of tokens in the Response including input and output
-        ///   - inputTokens: The number of input tokens used in the Response, including text and
-        ///   - outputTokens: The number of output tokens sent in the Response, including text and
-        ///   - inputTokenDetails: Details about the input tokens used in the Response. Cached tokens are tokens from previous turns in the conversation that are included as context for the current response. Cached tokens here are counted as a subset of input tokens, meaning input tokens will include cached and uncached tokens.
-        ///   - outputTokenDetails: Details about the output tokens used in the Response.
-        public init(
-            totalTokens: Swift.Int? = nil,
-            inputTokens: Swift.Int? = nil,
-            outputTokens: Swift.Int? = nil,
-            inputTokenDetails: RealtimeResponse.Usage.InputTokenDetails? = nil,
-            outputTokenDetails: RealtimeResponse.Usage.OutputTokenDetails? = nil
-        ) {
-            self.totalTokens = totalTokens
-            self.inputTokens = inputTokens
-            self.outputTokens = outputTokens
-            self.inputTokenDetails = inputTokenDetails
-            self.outputTokenDetails = outputTokenDetails
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case totalTokens = "total_tokens"
-            case inputTokens = "input_tokens"
-            case outputTokens = "output_tokens"
-            case inputTokenDetails = "input_token_details"
-            case outputTokenDetails = "output_token_details"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.totalTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .totalTokens)
-            self.inputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputTokens)
-            self.outputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .outputTokens)
-            self.inputTokenDetails = try container.decodeIfPresent(RealtimeResponse.Usage.InputTokenDetails.self, forKey: .inputTokenDetails)
-            self.outputTokenDetails = try container.decodeIfPresent(RealtimeResponse.Usage.OutputTokenDetails.self, forKey: .outputTokenDetails)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.totalTokens, forKey: .totalTokens)
-            try container.encodeIfPresent(self.inputTokens, forKey: .inputTokens)
-            try container.encodeIfPresent(self.outputTokens, forKey: .outputTokens)
-            try container.encodeIfPresent(self.inputTokenDetails, forKey: .inputTokenDetails)
-            try container.encodeIfPresent(self.outputTokenDetails, forKey: .outputTokenDetails)
-        }
-
-        /// Details about the input tokens used in the Response. Cached tokens are tokens from previous turns in the conversation that are included as context for the current response. Cached tokens here are counted as a subset of input tokens, meaning input tokens will include cached and uncached tokens.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage/properties/input_token_details`.
-        public struct InputTokenDetails: Codable, Hashable, Sendable {
-            /// The number of cached tokens used as input for the Response.
-            public var cachedTokens: Swift.Int?
-            /// The number of text tokens used as input for the Response.
-            public var textTokens: Swift.Int?
-            /// The number of image tokens used as input for the Response.
-            public var imageTokens: Swift.Int?
-            /// The number of audio tokens used as input for the Response.
-            public var audioTokens: Swift.Int?
-            /// Details about the cached tokens used as input for the Response.
-            public var cachedTokensDetails: RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails?
-
-            /// Creates a `InputTokenDetails`.
-            ///
-            /// - Parameters:
-            ///   - cachedTokens: The number of cached tokens used as input for the Response.
-            ///   - textTokens: The number of text tokens used as input for the Response.
-            ///   - imageTokens: The number of image tokens used as input for the Response.
-            ///   - audioTokens: The number of audio tokens used as input for the Response.
-            ///   - cachedTokensDetails: Details about the cached tokens used as input for the Response.
-            public init(
-                cachedTokens: Swift.Int? = nil,
-                textTokens: Swift.Int? = nil,
-                imageTokens: Swift.Int? = nil,
-                audioTokens: Swift.Int? = nil,
-                cachedTokensDetails: RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails? = nil
-            ) {
-                self.cachedTokens = cachedTokens
-                self.textTokens = textTokens
-                self.imageTokens = imageTokens
-                self.audioTokens = audioTokens
-                self.cachedTokensDetails = cachedTokensDetails
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case cachedTokens = "cached_tokens"
-                case textTokens = "text_tokens"
-                case imageTokens = "image_tokens"
-                case audioTokens = "audio_tokens"
-                case cachedTokensDetails = "cached_tokens_details"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.cachedTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cachedTokens)
-                self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-                self.imageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .imageTokens)
-                self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
-                self.cachedTokensDetails = try container.decodeIfPresent(RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails.self, forKey: .cachedTokensDetails)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.cachedTokens, forKey: .cachedTokens)
-                try container.encodeIfPresent(self.textTokens, forKey: .textTokens)
-                try container.encodeIfPresent(self.imageTokens, forKey: .imageTokens)
-                try container.encodeIfPresent(self.audioTokens, forKey: .audioTokens)
-                try container.encodeIfPresent(self.cachedTokensDetails, forKey: .cachedTokensDetails)
-            }
-
-            /// Details about the cached tokens used as input for the Response.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage/properties/input_token_details/properties/cached_tokens_details`.
-            public struct CachedTokensDetails: Codable, Hashable, Sendable {
-                /// The number of cached text tokens used as input for the Response.
-                public var textTokens: Swift.Int?
-                /// The number of cached image tokens used as input for the Response.
-                public var imageTokens: Swift.Int?
-                /// The number of cached audio tokens used as input for the Response.
-                public var audioTokens: Swift.Int?
-
-                /// Creates a `CachedTokensDetails`.
-                ///
-                /// - Parameters:
-                ///   - textTokens: The number of cached text tokens used as input for the Response.
-                ///   - imageTokens: The number of cached image tokens used as input for the Response.
-                ///   - audioTokens: The number of cached audio tokens used as input for the Response.
-                public init(
-                    textTokens: Swift.Int? = nil,
-                    imageTokens: Swift.Int? = nil,
-                    audioTokens: Swift.Int? = nil
-                ) {
-                    self.textTokens = textTokens
-                    self.imageTokens = imageTokens
-                    self.audioTokens = audioTokens
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case textTokens = "text_tokens"
-                    case imageTokens = "image_tokens"
-                    case audioTokens = "audio_tokens"
-                }
-
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-                    self.imageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .imageTokens)
-                    self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
-                }
-
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encodeIfPresent(self.textTokens, forKey: .textTokens)
-                    try container.encodeIfPresent(self.imageTokens, forKey: .imageTokens)
-                    try container.encodeIfPresent(self.audioTokens, forKey: .audioTokens)
-                }
-            }
-        }
-
-        /// Details about the output tokens used in the Response.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage/properties/output_token_details`.
-        public struct OutputTokenDetails: Codable, Hashable, Sendable {
-            /// The number of text tokens used in the Response.
-            public var textTokens: Swift.Int?
-            /// The number of audio tokens used in the Response.
-            public var audioTokens: Swift.Int?
-
-            /// Creates a `OutputTokenDetails`.
-            ///
-            /// - Parameters:
-            ///   - textTokens: The number of text tokens used in the Response.
-            ///   - audioTokens: The number of audio tokens used in the Response.
-            public init(
-                textTokens: Swift.Int? = nil,
-                audioTokens: Swift.Int? = nil
-            ) {
-                self.textTokens = textTokens
-                self.audioTokens = audioTokens
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case textTokens = "text_tokens"
-                case audioTokens = "audio_tokens"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-                self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.textTokens, forKey: .textTokens)
-                try container.encodeIfPresent(self.audioTokens, forKey: .audioTokens)
-            }
-        }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/output_modalities/items`.
-    public struct OutputModality: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `text`
-        public static var text: Self { Self(rawValue: "text") }
-
-        /// `audio`
-        public static var audio: Self { Self(rawValue: "audio") }
-    }
-
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls, that was used in this response.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        case integer(Swift.Int)
-        case string(Swift.String)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
-                self = .integer(value)
-                return
-            }
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .integer(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
         }

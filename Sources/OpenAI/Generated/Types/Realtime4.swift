@@ -3,6 +3,1152 @@
 
 import Foundation
 
+/// Returned when a new Response is created. The first event of response creation,
+/// where the response is in an initial state of `in_progress`.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseCreated`.
+public struct RealtimeServerEventResponseCreated: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The response resource.
+    public var response: RealtimeResponse
+
+    /// Creates a new `RealtimeServerEventResponseCreated`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - response: The response resource.
+    public init(
+        eventID: Swift.String,
+        response: RealtimeResponse
+    ) {
+        self.eventID = eventID
+        self.response = response
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case response
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseCreated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.created", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.response = try container.decode(RealtimeResponse.self, forKey: .response)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.created", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.response, forKey: .response)
+    }
+}
+
+/// Returned when a Response is done streaming. Always emitted, no matter the
+/// final state. The Response object included in the `response.done` event will
+/// include all output Items in the Response but will omit the raw audio data.
+///
+/// Clients should check the `status` field of the Response to determine if it was successful
+/// (`completed`) or if there was another outcome: `cancelled`, `failed`, or `incomplete`.
+///
+/// A response will contain all output items that were generated during the response, excluding
+/// any audio content.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseDone`.
+public struct RealtimeServerEventResponseDone: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The response resource.
+    public var response: RealtimeResponse
+
+    /// Creates a new `RealtimeServerEventResponseDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - response: The response resource.
+    public init(
+        eventID: Swift.String,
+        response: RealtimeResponse
+    ) {
+        self.eventID = eventID
+        self.response = response
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case response
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.done", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.response = try container.decode(RealtimeResponse.self, forKey: .response)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.response, forKey: .response)
+    }
+}
+
+/// Returned when the model-generated function call arguments are updated.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseFunctionCallArgumentsDelta`.
+public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the function call item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The ID of the function call.
+    public var callID: Swift.String
+    /// The arguments delta as a JSON string.
+    public var delta: Swift.String
+
+    /// Creates a new `RealtimeServerEventResponseFunctionCallArgumentsDelta`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the function call item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - callID: The ID of the function call.
+    ///   - delta: The arguments delta as a JSON string.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        callID: Swift.String,
+        delta: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.callID = callID
+        self.delta = delta
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case callID = "call_id"
+        case delta
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.function_call_arguments.delta", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.delta, forKey: .delta)
+    }
+}
+
+/// Returned when the model-generated function call arguments are done streaming.
+/// Also emitted when a Response is interrupted, incomplete, or cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseFunctionCallArgumentsDone`.
+public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the function call item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The ID of the function call.
+    public var callID: Swift.String
+    /// The name of the function that was called.
+    public var name: Swift.String
+    /// The final arguments as a JSON string.
+    public var arguments: Swift.String
+
+    /// Creates a new `RealtimeServerEventResponseFunctionCallArgumentsDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the function call item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - callID: The ID of the function call.
+    ///   - name: The name of the function that was called.
+    ///   - arguments: The final arguments as a JSON string.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        callID: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.callID = callID
+        self.name = name
+        self.arguments = arguments
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case callID = "call_id"
+        case name
+        case arguments
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.function_call_arguments.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.arguments, forKey: .arguments)
+    }
+}
+
+/// Returned when MCP tool call arguments are updated during response generation.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallArgumentsDelta`.
+public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the MCP tool call item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The JSON-encoded arguments delta.
+    public var delta: Swift.String
+    /// The `obfuscation` member.
+    public var obfuscation: Swift.String?
+
+    /// Creates a new `RealtimeServerEventResponseMCPCallArgumentsDelta`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the MCP tool call item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - delta: The JSON-encoded arguments delta.
+    ///   - obfuscation: The `obfuscation` member.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        delta: Swift.String,
+        obfuscation: Swift.String? = nil
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.delta = delta
+        self.obfuscation = obfuscation
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case delta
+        case obfuscation
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call_arguments.delta", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.delta, forKey: .delta)
+        try container.encodeIfPresent(self.obfuscation, forKey: .obfuscation)
+    }
+}
+
+/// Returned when MCP tool call arguments are finalized during response generation.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallArgumentsDone`.
+public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the MCP tool call item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The final JSON-encoded arguments string.
+    public var arguments: Swift.String
+
+    /// Creates a new `RealtimeServerEventResponseMCPCallArgumentsDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the MCP tool call item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - arguments: The final JSON-encoded arguments string.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        arguments: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.arguments = arguments
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case arguments
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call_arguments.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.arguments, forKey: .arguments)
+    }
+}
+
+/// Returned when an MCP tool call has completed successfully.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallCompleted`.
+public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The ID of the MCP tool call item.
+    public var itemID: Swift.String
+
+    /// Creates a new `RealtimeServerEventResponseMCPCallCompleted`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - itemID: The ID of the MCP tool call item.
+    public init(
+        eventID: Swift.String,
+        outputIndex: Swift.Int,
+        itemID: Swift.String
+    ) {
+        self.eventID = eventID
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.mcp_call.completed", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call.completed", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+    }
+}
+
+/// Returned when an MCP tool call has failed.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallFailed`.
+public struct RealtimeServerEventResponseMCPCallFailed: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The ID of the MCP tool call item.
+    public var itemID: Swift.String
+
+    /// Creates a new `RealtimeServerEventResponseMCPCallFailed`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - itemID: The ID of the MCP tool call item.
+    public init(
+        eventID: Swift.String,
+        outputIndex: Swift.Int,
+        itemID: Swift.String
+    ) {
+        self.eventID = eventID
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.mcp_call.failed", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call.failed", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+    }
+}
+
+/// Returned when an MCP tool call has started and is in progress.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallInProgress`.
+public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The ID of the MCP tool call item.
+    public var itemID: Swift.String
+
+    /// Creates a new `RealtimeServerEventResponseMCPCallInProgress`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - itemID: The ID of the MCP tool call item.
+    public init(
+        eventID: Swift.String,
+        outputIndex: Swift.Int,
+        itemID: Swift.String
+    ) {
+        self.eventID = eventID
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call.in_progress", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+    }
+}
+
+/// Returned when a new Item is created during Response generation.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseOutputItemAdded`.
+public struct RealtimeServerEventResponseOutputItemAdded: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the Response to which the item belongs.
+    public var responseID: Swift.String
+    /// The index of the output item in the Response.
+    public var outputIndex: Swift.Int
+    /// A single item within a Realtime conversation.
+    public var item: RealtimeConversationItem
+
+    /// Creates a new `RealtimeServerEventResponseOutputItemAdded`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the Response to which the item belongs.
+    ///   - outputIndex: The index of the output item in the Response.
+    ///   - item: A single item within a Realtime conversation.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        outputIndex: Swift.Int,
+        item: RealtimeConversationItem
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.outputIndex = outputIndex
+        self.item = item
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case outputIndex = "output_index"
+        case item
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.output_item.added", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_item.added", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.item, forKey: .item)
+    }
+}
+
+/// Returned when an Item is done streaming. Also emitted when a Response is
+/// interrupted, incomplete, or cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseOutputItemDone`.
+public struct RealtimeServerEventResponseOutputItemDone: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the Response to which the item belongs.
+    public var responseID: Swift.String
+    /// The index of the output item in the Response.
+    public var outputIndex: Swift.Int
+    /// A single item within a Realtime conversation.
+    public var item: RealtimeConversationItem
+
+    /// Creates a new `RealtimeServerEventResponseOutputItemDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the Response to which the item belongs.
+    ///   - outputIndex: The index of the output item in the Response.
+    ///   - item: A single item within a Realtime conversation.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        outputIndex: Swift.Int,
+        item: RealtimeConversationItem
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.outputIndex = outputIndex
+        self.item = item
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case outputIndex = "output_index"
+        case item
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.output_item.done", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_item.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.item, forKey: .item)
+    }
+}
+
+/// Returned when the text value of an "output_text" content part is updated.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseTextDelta`.
+public struct RealtimeServerEventResponseTextDelta: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// The text delta.
+    public var delta: Swift.String
+
+    /// Creates a new `RealtimeServerEventResponseTextDelta`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - delta: The text delta.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        delta: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.delta = delta
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case delta
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseTextDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.output_text.delta", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
+        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_text.delta", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.delta, forKey: .delta)
+    }
+}
+
+/// Returned when the text value of an "output_text" content part is done streaming. Also
+/// emitted when a Response is interrupted, incomplete, or cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseTextDone`.
+public struct RealtimeServerEventResponseTextDone: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// The final text content.
+    public var text: Swift.String
+
+    /// Creates a new `RealtimeServerEventResponseTextDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - text: The final text content.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        text: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.text = text
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case text
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventResponseTextDone` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.output_text.done", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_text.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.text, forKey: .text)
+    }
+}
+
+/// Returned when a Session is created. Emitted automatically when a new
+/// connection is established as the first server event. This event will contain
+/// the default Session configuration.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionCreated`.
+public struct RealtimeServerEventSessionCreated: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The session configuration.
+    public var session: RealtimeServerEventSessionCreated.Session
+
+    /// Creates a new `RealtimeServerEventSessionCreated`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - session: The session configuration.
+    public init(
+        eventID: Swift.String,
+        session: RealtimeServerEventSessionCreated.Session
+    ) {
+        self.eventID = eventID
+        self.session = session
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case session
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("session.created", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.session = try container.decode(RealtimeServerEventSessionCreated.Session.self, forKey: .session)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("session.created", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.session, forKey: .session)
+    }
+
+    /// The session configuration.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionCreated/properties/session`.
+    public enum Session: Codable, Hashable, Sendable {
+        /// A Realtime session configuration object. (type: `realtime`)
+        case realtime(RealtimeSessionCreateResponseGa)
+        /// A Realtime transcription session configuration object. (type: `transcription`)
+        case transcription(RealtimeTranscriptionSessionCreateResponseGa)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "realtime":
+                    self = .realtime(try RealtimeSessionCreateResponseGa(from: decoder))
+                case "transcription":
+                    self = .transcription(try RealtimeTranscriptionSessionCreateResponseGa(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .realtime(let value): try value.encode(to: encoder)
+                case .transcription(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Returned when a session is updated with a `session.update` event, unless
+/// there is an error.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionUpdated`.
+public struct RealtimeServerEventSessionUpdated: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The session configuration.
+    public var session: RealtimeServerEventSessionUpdated.Session
+
+    /// Creates a new `RealtimeServerEventSessionUpdated`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - session: The session configuration.
+    public init(
+        eventID: Swift.String,
+        session: RealtimeServerEventSessionUpdated.Session
+    ) {
+        self.eventID = eventID
+        self.session = session
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case session
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("session.updated", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.session = try container.decode(RealtimeServerEventSessionUpdated.Session.self, forKey: .session)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("session.updated", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.session, forKey: .session)
+    }
+
+    /// The session configuration.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionUpdated/properties/session`.
+    public enum Session: Codable, Hashable, Sendable {
+        /// A Realtime session configuration object. (type: `realtime`)
+        case realtime(RealtimeSessionCreateResponseGa)
+        /// A Realtime transcription session configuration object. (type: `transcription`)
+        case transcription(RealtimeTranscriptionSessionCreateResponseGa)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "realtime":
+                    self = .realtime(try RealtimeSessionCreateResponseGa(from: decoder))
+                case "transcription":
+                    self = .transcription(try RealtimeTranscriptionSessionCreateResponseGa(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .realtime(let value): try value.encode(to: encoder)
+                case .transcription(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Returned when a transcription session is updated with a `transcription_session.update` event, unless
+/// there is an error.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventTranscriptionSessionUpdated`.
+public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// A new Realtime transcription session configuration.
+    ///
+    /// When a session is created on the server via REST API, the session object
+    /// also contains an ephemeral key. Default TTL for keys is 10 minutes. This
+    /// property is not present when a session is updated via the WebSocket API.
+    public var session: RealtimeTranscriptionSessionCreateResponse
+
+    /// Creates a new `RealtimeServerEventTranscriptionSessionUpdated`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - session: A new Realtime transcription session configuration.
+    public init(
+        eventID: Swift.String,
+        session: RealtimeTranscriptionSessionCreateResponse
+    ) {
+        self.eventID = eventID
+        self.session = session
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case session
+        case type
+    }
+
+    /// Decodes a `RealtimeServerEventTranscriptionSessionUpdated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("transcription_session.updated", forKey: .type)
+        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        self.session = try container.decode(RealtimeTranscriptionSessionCreateResponse.self, forKey: .session)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("transcription_session.updated", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.session, forKey: .session)
+    }
+}
+
 /// Realtime session object for the beta interface.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSession`.
@@ -40,7 +1186,9 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     /// The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
     /// For `pcm16`, output audio is sampled at a rate of 24kHz.
     public var outputAudioFormat: RealtimeSession.OutputAudioFormat?
+    /// The `input_audio_transcription` member.
     public var inputAudioTranscription: AudioTranscriptionResponse?
+    /// The `turn_detection` member.
     public var turnDetection: RealtimeTurnDetection?
     /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
     /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
@@ -50,6 +1198,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     /// the minimum speed. 1.5 is the maximum speed. This value can only be changed
     /// in between model turns, not while a response is in progress.
     public var speed: Swift.Double?
+    /// The `tracing` member.
     public var tracing: RealtimeSession.Tracing?
     /// Tools (functions) available to the model.
     public var tools: [RealtimeFunctionTool]?
@@ -67,10 +1216,12 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     ///
     /// Unix time, in seconds.
     public var expiresAt: Swift.Int?
+    /// The `prompt` member.
     public var prompt: Prompt?
+    /// The `include` member.
     public var include: [Swift.String]?
 
-    /// Creates a `RealtimeSession`.
+    /// Creates a new `RealtimeSession`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
@@ -157,6 +1308,10 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `RealtimeSession` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("realtime.session", forKey: .object)
@@ -181,6 +1336,9 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("realtime.session", forKey: .object)
@@ -205,12 +1363,16 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.include, forKey: .include)
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/modalities/items`.
     public struct Modality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `text`
@@ -226,8 +1388,10 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-realtime`
@@ -287,8 +1451,10 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/input_audio_format`.
     public struct InputAudioFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `pcm16`
@@ -308,8 +1474,10 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/output_audio_format`.
     public struct OutputAudioFormat: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `pcm16`
@@ -331,13 +1499,11 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
         public var type: NoiseReductionType?
 
-        /// Creates a `InputAudioNoiseReduction`.
+        /// Creates a new `InputAudioNoiseReduction`.
         ///
         /// - Parameters:
         ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-        public init(
-            type: NoiseReductionType? = nil
-        ) {
+        public init(type: NoiseReductionType? = nil) {
             self.type = type
         }
 
@@ -345,11 +1511,18 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `InputAudioNoiseReduction` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -376,6 +1549,9 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -388,6 +1564,9 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -410,7 +1589,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
             /// filtering in the traces dashboard.
             public var metadata: [Swift.String: JSONValue]?
 
-            /// Creates a `TracingConfiguration`.
+            /// Creates a new `TracingConfiguration`.
             ///
             /// - Parameters:
             ///   - workflowName: The name of the workflow to attach to this trace. This is used to
@@ -432,6 +1611,10 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
                 case metadata
             }
 
+            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
@@ -439,6 +1622,9 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
                 self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.workflowName, forKey: .workflowName)
@@ -465,6 +1651,9 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
                 self = .integer(value)
@@ -477,6 +1666,9 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .integer(let value): try value.encode(to: encoder)
@@ -550,9 +1742,10 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     ///
     /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
     public var truncation: RealtimeTruncation?
+    /// The `prompt` member.
     public var prompt: Prompt?
 
-    /// Creates a `RealtimeSessionCreateRequest`.
+    /// Creates a new `RealtimeSessionCreateRequest`.
     ///
     /// - Parameters:
     ///   - clientSecret: Ephemeral key returned by the API.
@@ -626,6 +1819,10 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         case prompt
     }
 
+    /// Decodes a `RealtimeSessionCreateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.clientSecret = try container.decode(RealtimeSessionCreateRequest.ClientSecret.self, forKey: .clientSecret)
@@ -646,6 +1843,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.clientSecret, forKey: .clientSecret)
@@ -680,7 +1880,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         /// Unix time, in seconds.
         public var expiresAt: Swift.Int
 
-        /// Creates a `ClientSecret`.
+        /// Creates a new `ClientSecret`.
         ///
         /// - Parameters:
         ///   - value: Ephemeral key usable in client environments to authenticate connections
@@ -698,12 +1898,19 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case expiresAt = "expires_at"
         }
 
+        /// Decodes a `ClientSecret` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.value = try container.decode(Swift.String.self, forKey: .value)
             self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.value, forKey: .value)
@@ -711,12 +1918,16 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/modalities/items`.
     public struct Modality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `text`
@@ -737,13 +1948,11 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         /// The model to use for transcription.
         public var model: Swift.String?
 
-        /// Creates a `InputAudioTranscription`.
+        /// Creates a new `InputAudioTranscription`.
         ///
         /// - Parameters:
         ///   - model: The model to use for transcription.
-        public init(
-            model: Swift.String? = nil
-        ) {
+        public init(model: Swift.String? = nil) {
             self.model = model
         }
 
@@ -751,11 +1960,18 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case model
         }
 
+        /// Decodes a `InputAudioTranscription` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.model, forKey: .model)
@@ -782,6 +1998,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -794,6 +2013,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -816,7 +2038,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             /// filtering in the traces dashboard.
             public var metadata: [Swift.String: JSONValue]?
 
-            /// Creates a `TracingConfiguration`.
+            /// Creates a new `TracingConfiguration`.
             ///
             /// - Parameters:
             ///   - workflowName: The name of the workflow to attach to this trace. This is used to
@@ -838,6 +2060,10 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
                 case metadata
             }
 
+            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
@@ -845,6 +2071,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
                 self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.workflowName, forKey: .workflowName)
@@ -874,7 +2103,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         /// but may jump in on short pauses from the user.
         public var silenceDurationMs: Swift.Int?
 
-        /// Creates a `TurnDetection`.
+        /// Creates a new `TurnDetection`.
         ///
         /// - Parameters:
         ///   - type: Type of turn detection, only `server_vad` is currently supported.
@@ -900,6 +2129,10 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case silenceDurationMs = "silence_duration_ms"
         }
 
+        /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
@@ -908,6 +2141,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -917,6 +2153,8 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/tools/items`.
     public struct ToolValue: Codable, Hashable, Sendable {
         /// The name of the function.
@@ -928,7 +2166,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         /// Parameters of the function in JSON Schema.
         public var parameters: [Swift.String: JSONValue]?
 
-        /// Creates a `ToolValue`.
+        /// Creates a new `ToolValue`.
         ///
         /// - Parameters:
         ///   - name: The name of the function.
@@ -951,6 +2189,10 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ToolValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstantIfPresent("function", forKey: .type)
@@ -959,6 +2201,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("function", forKey: .type)
@@ -985,6 +2230,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
                 self = .integer(value)
@@ -997,6 +2245,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .integer(let value): try value.encode(to: encoder)
@@ -1056,9 +2307,10 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     ///
     /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
     public var truncation: RealtimeTruncation?
+    /// The `prompt` member.
     public var prompt: Prompt?
 
-    /// Creates a `RealtimeSessionCreateRequestGa`.
+    /// Creates a new `RealtimeSessionCreateRequestGa`.
     ///
     /// - Parameters:
     ///   - outputModalities: The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
@@ -1121,6 +2373,10 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeSessionCreateRequestGa` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("realtime", forKey: .type)
@@ -1139,6 +2395,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("realtime", forKey: .type)
@@ -1157,12 +2416,16 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.prompt, forKey: .prompt)
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/output_modalities/items`.
     public struct OutputModality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `text`
@@ -1178,8 +2441,10 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/model`.
     public struct ModelValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `gpt-realtime`
@@ -1244,10 +2509,12 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable {
+        /// The `input` member.
         public var input: RealtimeSessionCreateRequestGa.Audio.Input?
+        /// The `output` member.
         public var output: RealtimeSessionCreateRequestGa.Audio.Output?
 
-        /// Creates a `Audio`.
+        /// Creates a new `Audio`.
         ///
         /// - Parameters:
         ///   - input: The `input` member.
@@ -1265,18 +2532,27 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             case output
         }
 
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.input = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.Audio.Input.self, forKey: .input)
             self.output = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.Audio.Output.self, forKey: .output)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.input, forKey: .input)
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
+        /// The `input` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable {
             /// The format of the input audio.
@@ -1287,9 +2563,10 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             public var noiseReduction: RealtimeSessionCreateRequestGa.Audio.Input.NoiseReduction?
+            /// The `turn_detection` member.
             public var turnDetection: RealtimeTurnDetection?
 
-            /// Creates a `Input`.
+            /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - format: The format of the input audio.
@@ -1315,6 +2592,10 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 case turnDetection = "turn_detection"
             }
 
+            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
@@ -1323,6 +2604,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 self.turnDetection = try container.decodeIfPresent(RealtimeTurnDetection.self, forKey: .turnDetection)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.format, forKey: .format)
@@ -1340,13 +2624,11 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
 
-                /// Creates a `NoiseReduction`.
+                /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
                 ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(
-                    type: NoiseReductionType? = nil
-                ) {
+                public init(type: NoiseReductionType? = nil) {
                     self.type = type
                 }
 
@@ -1354,11 +2636,18 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                     case type
                 }
 
+                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encodeIfPresent(self.type, forKey: .type)
@@ -1366,6 +2655,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             }
         }
 
+        /// The `output` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable {
             /// The format of the output audio.
@@ -1384,7 +2675,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             /// also possible to prompt the model to speak faster or slower.
             public var speed: Swift.Double?
 
-            /// Creates a `Output`.
+            /// Creates a new `Output`.
             ///
             /// - Parameters:
             ///   - format: The format of the output audio.
@@ -1406,6 +2697,10 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 case speed
             }
 
+            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
@@ -1413,6 +2708,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.format, forKey: .format)
@@ -1442,6 +2740,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1454,6 +2755,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1476,7 +2780,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             /// filtering in the Traces Dashboard.
             public var metadata: [Swift.String: JSONValue]?
 
-            /// Creates a `TracingConfiguration`.
+            /// Creates a new `TracingConfiguration`.
             ///
             /// - Parameters:
             ///   - workflowName: The name of the workflow to attach to this trace. This is used to
@@ -1498,6 +2802,10 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 case metadata
             }
 
+            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
@@ -1505,6 +2813,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.workflowName, forKey: .workflowName)
@@ -1514,6 +2825,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tools/items`.
@@ -1525,6 +2838,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "function":
@@ -1536,6 +2852,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .function(let value): try value.encode(to: encoder)
@@ -1561,6 +2880,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? ToolChoiceOptions(from: decoder) {
                 self = .options(value)
@@ -1577,6 +2899,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .options(let value): try value.encode(to: encoder)
@@ -1604,6 +2929,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
                 self = .integer(value)
@@ -1616,6 +2944,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .integer(let value): try value.encode(to: encoder)
@@ -1682,7 +3013,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
     /// given model. Defaults to `inf`.
     public var maxOutputTokens: RealtimeSessionCreateResponse.MaxOutputTokens?
 
-    /// Creates a `RealtimeSessionCreateResponse`.
+    /// Creates a new `RealtimeSessionCreateResponse`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
@@ -1744,6 +3075,10 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
         case maxOutputTokens = "max_output_tokens"
     }
 
+    /// Decodes a `RealtimeSessionCreateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -1761,6 +3096,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
         self.maxOutputTokens = try container.decodeIfPresent(RealtimeSessionCreateResponse.MaxOutputTokens.self, forKey: .maxOutputTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.id, forKey: .id)
@@ -1778,12 +3116,16 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.maxOutputTokens, forKey: .maxOutputTokens)
     }
 
+    /// The `items` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/output_modalities/items`.
     public struct OutputModality: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `text`
@@ -1797,10 +3139,12 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable {
+        /// The `input` member.
         public var input: RealtimeSessionCreateResponse.Audio.Input?
+        /// The `output` member.
         public var output: RealtimeSessionCreateResponse.Audio.Output?
 
-        /// Creates a `Audio`.
+        /// Creates a new `Audio`.
         ///
         /// - Parameters:
         ///   - input: The `input` member.
@@ -1818,20 +3162,30 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             case output
         }
 
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.input = try container.decodeIfPresent(RealtimeSessionCreateResponse.Audio.Input.self, forKey: .input)
             self.output = try container.decodeIfPresent(RealtimeSessionCreateResponse.Audio.Output.self, forKey: .output)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.input, forKey: .input)
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
+        /// The `input` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable {
+            /// The `format` member.
             public var format: RealtimeAudioFormats?
             /// Configuration for input audio transcription.
             public var transcription: AudioTranscriptionResponse?
@@ -1840,7 +3194,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             /// Configuration for turn detection.
             public var turnDetection: RealtimeSessionCreateResponse.Audio.Input.TurnDetection?
 
-            /// Creates a `Input`.
+            /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - format: The `format` member.
@@ -1866,6 +3220,10 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 case turnDetection = "turn_detection"
             }
 
+            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
@@ -1874,6 +3232,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 self.turnDetection = try container.decodeIfPresent(RealtimeSessionCreateResponse.Audio.Input.TurnDetection.self, forKey: .turnDetection)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.format, forKey: .format)
@@ -1889,13 +3250,11 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
 
-                /// Creates a `NoiseReduction`.
+                /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
                 ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(
-                    type: NoiseReductionType? = nil
-                ) {
+                public init(type: NoiseReductionType? = nil) {
                     self.type = type
                 }
 
@@ -1903,11 +3262,18 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                     case type
                 }
 
+                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encodeIfPresent(self.type, forKey: .type)
@@ -1920,11 +3286,14 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             public struct TurnDetection: Codable, Hashable, Sendable {
                 /// Type of turn detection, only `server_vad` is currently supported.
                 public var type: Swift.String?
+                /// The `threshold` member.
                 public var threshold: Swift.Double?
+                /// The `prefix_padding_ms` member.
                 public var prefixPaddingMs: Swift.Int?
+                /// The `silence_duration_ms` member.
                 public var silenceDurationMs: Swift.Int?
 
-                /// Creates a `TurnDetection`.
+                /// Creates a new `TurnDetection`.
                 ///
                 /// - Parameters:
                 ///   - type: Type of turn detection, only `server_vad` is currently supported.
@@ -1950,6 +3319,10 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                     case silenceDurationMs = "silence_duration_ms"
                 }
 
+                /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
@@ -1958,6 +3331,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                     self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encodeIfPresent(self.type, forKey: .type)
@@ -1968,13 +3344,18 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             }
         }
 
+        /// The `output` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable {
+            /// The `format` member.
             public var format: RealtimeAudioFormats?
+            /// The `voice` member.
             public var voice: VoiceIDsShared?
+            /// The `speed` member.
             public var speed: Swift.Double?
 
-            /// Creates a `Output`.
+            /// Creates a new `Output`.
             ///
             /// - Parameters:
             ///   - format: The `format` member.
@@ -1996,6 +3377,10 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 case speed
             }
 
+            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
@@ -2003,6 +3388,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.format, forKey: .format)
@@ -2032,6 +3420,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2044,6 +3435,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2066,7 +3460,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             /// filtering in the traces dashboard.
             public var metadata: [Swift.String: JSONValue]?
 
-            /// Creates a `TracingConfiguration`.
+            /// Creates a new `TracingConfiguration`.
             ///
             /// - Parameters:
             ///   - workflowName: The name of the workflow to attach to this trace. This is used to
@@ -2088,6 +3482,10 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 case metadata
             }
 
+            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
@@ -2095,6 +3493,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.workflowName, forKey: .workflowName)
@@ -2124,7 +3525,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
         /// but may jump in on short pauses from the user.
         public var silenceDurationMs: Swift.Int?
 
-        /// Creates a `TurnDetection`.
+        /// Creates a new `TurnDetection`.
         ///
         /// - Parameters:
         ///   - type: Type of turn detection, only `server_vad` is currently supported.
@@ -2150,6 +3551,10 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             case silenceDurationMs = "silence_duration_ms"
         }
 
+        /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
@@ -2158,6 +3563,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -2184,6 +3592,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.Int(from: decoder) {
                 self = .integer(value)
@@ -2196,1796 +3607,15 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .integer(let value): try value.encode(to: encoder)
                 case .string(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
-        }
-    }
-}
-
-/// A Realtime session configuration object.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA`.
-public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
-    /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    public var id: Swift.String
-    /// Expiration timestamp for the session, in seconds since epoch.
-    ///
-    /// Unix time, in seconds.
-    public var expiresAt: Swift.Int?
-    /// The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
-    /// that the model will respond with audio plus a transcript. `["text"]` can be used to make
-    /// the model respond with text only. It is not possible to request both `text` and `audio` at the same time.
-    public var outputModalities: [RealtimeSessionCreateResponseGa.OutputModality]?
-    /// The Realtime model used for this session.
-    public var model: RealtimeSessionCreateResponseGa.ModelValue?
-    /// The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
-    ///
-    /// Note that the server sets default instructions which will be used if this field is not set and are visible in the `session.created` event at the start of the session.
-    public var instructions: Swift.String?
-    /// Configuration for input and output audio.
-    public var audio: RealtimeSessionCreateResponseGa.Audio?
-    /// Additional fields to include in server outputs.
-    ///
-    /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
-    public var include: [Swift.String]?
-    public var tracing: RealtimeSessionCreateResponseGa.Tracing?
-    /// Tools available to the model.
-    public var tools: [RealtimeSessionCreateResponseGa.ToolValue]?
-    /// How the model chooses tools. Provide one of the string modes or force a specific
-    /// function/MCP tool.
-    public var toolChoice: RealtimeSessionCreateResponseGa.ToolChoiceValue?
-    /// Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
-    public var reasoning: RealtimeReasoning?
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
-    /// limit output tokens, or `inf` for the maximum available tokens for a
-    /// given model. Defaults to `inf`.
-    public var maxOutputTokens: RealtimeSessionCreateResponseGa.MaxOutputTokens?
-    /// When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
-    ///
-    /// Clients can configure truncation behavior to truncate with a lower max token limit, which is an effective way to control token usage and cost.
-    ///
-    /// Truncation will reduce the number of cached tokens on the next turn (busting the cache), since messages are dropped from the beginning of the context. However, clients can also configure truncation to retain messages up to a fraction of the maximum context size, which will reduce the need for future truncations and thus improve the cache rate.
-    ///
-    /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
-    public var truncation: RealtimeTruncation?
-    public var prompt: Prompt?
-
-    /// Creates a `RealtimeSessionCreateResponseGa`.
-    ///
-    /// - Parameters:
-    ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
-    ///   - outputModalities: The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
-    ///   - model: The Realtime model used for this session.
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
-    ///   - audio: Configuration for input and output audio.
-    ///   - include: Additional fields to include in server outputs.
-    ///   - tracing: The `tracing` member.
-    ///   - tools: Tools available to the model.
-    ///   - toolChoice: How the model chooses tools. Provide one of the string modes or force a specific
-    ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
-    ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
-    ///   - prompt: The `prompt` member.
-    public init(
-        id: Swift.String,
-        expiresAt: Swift.Int? = nil,
-        outputModalities: [RealtimeSessionCreateResponseGa.OutputModality]? = nil,
-        model: RealtimeSessionCreateResponseGa.ModelValue? = nil,
-        instructions: Swift.String? = nil,
-        audio: RealtimeSessionCreateResponseGa.Audio? = nil,
-        include: [Swift.String]? = nil,
-        tracing: RealtimeSessionCreateResponseGa.Tracing? = nil,
-        tools: [RealtimeSessionCreateResponseGa.ToolValue]? = nil,
-        toolChoice: RealtimeSessionCreateResponseGa.ToolChoiceValue? = nil,
-        reasoning: RealtimeReasoning? = nil,
-        maxOutputTokens: RealtimeSessionCreateResponseGa.MaxOutputTokens? = nil,
-        truncation: RealtimeTruncation? = nil,
-        prompt: Prompt? = nil
-    ) {
-        self.id = id
-        self.expiresAt = expiresAt
-        self.outputModalities = outputModalities
-        self.model = model
-        self.instructions = instructions
-        self.audio = audio
-        self.include = include
-        self.tracing = tracing
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.reasoning = reasoning
-        self.maxOutputTokens = maxOutputTokens
-        self.truncation = truncation
-        self.prompt = prompt
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case expiresAt = "expires_at"
-        case outputModalities = "output_modalities"
-        case model
-        case instructions
-        case audio
-        case include
-        case tracing
-        case tools
-        case toolChoice = "tool_choice"
-        case reasoning
-        case maxOutputTokens = "max_output_tokens"
-        case truncation
-        case prompt
-        case type
-        case object
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("realtime", forKey: .type)
-        try container.decodeConstant("realtime.session", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.outputModalities = try container.decodeIfPresent([RealtimeSessionCreateResponseGa.OutputModality].self, forKey: .outputModalities)
-        self.model = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.ModelValue.self, forKey: .model)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.audio = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.self, forKey: .audio)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
-        self.tracing = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Tracing.self, forKey: .tracing)
-        self.tools = try container.decodeIfPresent([RealtimeSessionCreateResponseGa.ToolValue].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.ToolChoiceValue.self, forKey: .toolChoice)
-        self.reasoning = try container.decodeIfPresent(RealtimeReasoning.self, forKey: .reasoning)
-        self.maxOutputTokens = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.MaxOutputTokens.self, forKey: .maxOutputTokens)
-        self.truncation = try container.decodeIfPresent(RealtimeTruncation.self, forKey: .truncation)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("realtime", forKey: .type)
-        try container.encode("realtime.session", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
-        try container.encodeIfPresent(self.outputModalities, forKey: .outputModalities)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.instructions, forKey: .instructions)
-        try container.encodeIfPresent(self.audio, forKey: .audio)
-        try container.encodeIfPresent(self.include, forKey: .include)
-        try container.encodeIfPresent(self.tracing, forKey: .tracing)
-        try container.encodeIfPresent(self.tools, forKey: .tools)
-        try container.encodeIfPresent(self.toolChoice, forKey: .toolChoice)
-        try container.encodeIfPresent(self.reasoning, forKey: .reasoning)
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: .maxOutputTokens)
-        try container.encodeIfPresent(self.truncation, forKey: .truncation)
-        try container.encodeIfPresent(self.prompt, forKey: .prompt)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/output_modalities/items`.
-    public struct OutputModality: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `text`
-        public static var text: Self { Self(rawValue: "text") }
-
-        /// `audio`
-        public static var audio: Self { Self(rawValue: "audio") }
-    }
-
-    /// The Realtime model used for this session.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/model`.
-    public struct ModelValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `gpt-realtime`
-        public static var gptRealtime: Self { Self(rawValue: "gpt-realtime") }
-
-        /// `gpt-realtime-1.5`
-        public static var gptRealtime1_5: Self { Self(rawValue: "gpt-realtime-1.5") }
-
-        /// `gpt-realtime-2`
-        public static var gptRealtime2: Self { Self(rawValue: "gpt-realtime-2") }
-
-        /// `gpt-realtime-2.1`
-        public static var gptRealtime2_1: Self { Self(rawValue: "gpt-realtime-2.1") }
-
-        /// `gpt-realtime-2.1-mini`
-        public static var gptRealtime2_1Mini: Self { Self(rawValue: "gpt-realtime-2.1-mini") }
-
-        /// `gpt-realtime-2025-08-28`
-        public static var gptRealtime2025_08_28: Self { Self(rawValue: "gpt-realtime-2025-08-28") }
-
-        /// `gpt-4o-realtime-preview`
-        public static var gpt4oRealtimePreview: Self { Self(rawValue: "gpt-4o-realtime-preview") }
-
-        /// `gpt-4o-realtime-preview-2024-10-01`
-        public static var gpt4oRealtimePreview2024_10_01: Self { Self(rawValue: "gpt-4o-realtime-preview-2024-10-01") }
-
-        /// `gpt-4o-realtime-preview-2024-12-17`
-        public static var gpt4oRealtimePreview2024_12_17: Self { Self(rawValue: "gpt-4o-realtime-preview-2024-12-17") }
-
-        /// `gpt-4o-realtime-preview-2025-06-03`
-        public static var gpt4oRealtimePreview2025_06_03: Self { Self(rawValue: "gpt-4o-realtime-preview-2025-06-03") }
-
-        /// `gpt-4o-mini-realtime-preview`
-        public static var gpt4oMiniRealtimePreview: Self { Self(rawValue: "gpt-4o-mini-realtime-preview") }
-
-        /// `gpt-4o-mini-realtime-preview-2024-12-17`
-        public static var gpt4oMiniRealtimePreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-realtime-preview-2024-12-17") }
-
-        /// `gpt-realtime-mini`
-        public static var gptRealtimeMini: Self { Self(rawValue: "gpt-realtime-mini") }
-
-        /// `gpt-realtime-mini-2025-10-06`
-        public static var gptRealtimeMini2025_10_06: Self { Self(rawValue: "gpt-realtime-mini-2025-10-06") }
-
-        /// `gpt-realtime-mini-2025-12-15`
-        public static var gptRealtimeMini2025_12_15: Self { Self(rawValue: "gpt-realtime-mini-2025-12-15") }
-
-        /// `gpt-audio-1.5`
-        public static var gptAudio1_5: Self { Self(rawValue: "gpt-audio-1.5") }
-
-        /// `gpt-audio-mini`
-        public static var gptAudioMini: Self { Self(rawValue: "gpt-audio-mini") }
-
-        /// `gpt-audio-mini-2025-10-06`
-        public static var gptAudioMini2025_10_06: Self { Self(rawValue: "gpt-audio-mini-2025-10-06") }
-
-        /// `gpt-audio-mini-2025-12-15`
-        public static var gptAudioMini2025_12_15: Self { Self(rawValue: "gpt-audio-mini-2025-12-15") }
-    }
-
-    /// Configuration for input and output audio.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
-        public var input: RealtimeSessionCreateResponseGa.Audio.Input?
-        public var output: RealtimeSessionCreateResponseGa.Audio.Output?
-
-        /// Creates a `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        ///   - output: The `output` member.
-        public init(
-            input: RealtimeSessionCreateResponseGa.Audio.Input? = nil,
-            output: RealtimeSessionCreateResponseGa.Audio.Output? = nil
-        ) {
-            self.input = input
-            self.output = output
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case input
-            case output
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.Input.self, forKey: .input)
-            self.output = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.Output.self, forKey: .output)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.input, forKey: .input)
-            try container.encodeIfPresent(self.output, forKey: .output)
-        }
-
-        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
-            /// The format of the input audio.
-            public var format: RealtimeAudioFormats?
-            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-            public var transcription: AudioTranscriptionResponse?
-            /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
-            /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
-            /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
-            public var noiseReduction: RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction?
-            public var turnDetection: RealtimeTurnDetection?
-
-            /// Creates a `Input`.
-            ///
-            /// - Parameters:
-            ///   - format: The format of the input audio.
-            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-            ///   - noiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
-            ///   - turnDetection: The `turn_detection` member.
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                transcription: AudioTranscriptionResponse? = nil,
-                noiseReduction: RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction? = nil,
-                turnDetection: RealtimeTurnDetection? = nil
-            ) {
-                self.format = format
-                self.transcription = transcription
-                self.noiseReduction = noiseReduction
-                self.turnDetection = turnDetection
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case format
-                case transcription
-                case noiseReduction = "noise_reduction"
-                case turnDetection = "turn_detection"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.transcription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
-                self.turnDetection = try container.decodeIfPresent(RealtimeTurnDetection.self, forKey: .turnDetection)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.format, forKey: .format)
-                try container.encodeIfPresent(self.transcription, forKey: .transcription)
-                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
-                try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
-            }
-
-            /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
-            /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
-            /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
-                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public var type: NoiseReductionType?
-
-                /// Creates a `NoiseReduction`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(
-                    type: NoiseReductionType? = nil
-                ) {
-                    self.type = type
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case type
-                }
-
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
-                }
-
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encodeIfPresent(self.type, forKey: .type)
-                }
-            }
-        }
-
-        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
-            /// The format of the output audio.
-            public var format: RealtimeAudioFormats?
-            /// The voice the model uses to respond. Voice cannot be changed during the
-            /// session once the model has responded with audio at least once. Current
-            /// voice options are `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`,
-            /// `shimmer`, `verse`, `marin`, and `cedar`. We recommend `marin` and `cedar` for
-            /// best quality.
-            public var voice: VoiceIDsShared?
-            /// The speed of the model's spoken response as a multiple of the original speed.
-            /// 1.0 is the default speed. 0.25 is the minimum speed. 1.5 is the maximum speed. This value can only be changed in between model turns, not while a response is in progress.
-            ///
-            /// This parameter is a post-processing adjustment to the audio after it is generated, it's
-            /// also possible to prompt the model to speak faster or slower.
-            public var speed: Swift.Double?
-
-            /// Creates a `Output`.
-            ///
-            /// - Parameters:
-            ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond. Voice cannot be changed during the
-            ///   - speed: The speed of the model's spoken response as a multiple of the original speed.
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                voice: VoiceIDsShared? = nil,
-                speed: Swift.Double? = nil
-            ) {
-                self.format = format
-                self.voice = voice
-                self.speed = speed
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case format
-                case voice
-                case speed
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.voice = try container.decodeIfPresent(VoiceIDsShared.self, forKey: .voice)
-                self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.format, forKey: .format)
-                try container.encodeIfPresent(self.voice, forKey: .voice)
-                try container.encodeIfPresent(self.speed, forKey: .speed)
-            }
-        }
-    }
-
-    /// Realtime API can write session traces to the [Traces Dashboard](https://platform.openai.com/logs?api=traces). Set to null to disable tracing. Once
-    /// tracing is enabled for a session, the configuration cannot be modified.
-    ///
-    /// `auto` will create a trace for the session with default values for the
-    /// workflow name, group id, and metadata.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0`.
-    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// Enables tracing and sets default values for tracing configuration options. Always `auto`.
-        case string(Swift.String)
-        /// Granular configuration for tracing.
-        case tracingConfiguration(RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration(from: decoder) {
-                self = .tracingConfiguration(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .tracingConfiguration(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// Granular configuration for tracing.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0/oneOf/1`.
-        public struct TracingConfiguration: Codable, Hashable, Sendable {
-            /// The name of the workflow to attach to this trace. This is used to
-            /// name the trace in the Traces Dashboard.
-            public var workflowName: Swift.String?
-            /// The group id to attach to this trace to enable filtering and
-            /// grouping in the Traces Dashboard.
-            public var groupID: Swift.String?
-            /// The arbitrary metadata to attach to this trace to enable
-            /// filtering in the Traces Dashboard.
-            public var metadata: [Swift.String: JSONValue]?
-
-            /// Creates a `TracingConfiguration`.
-            ///
-            /// - Parameters:
-            ///   - workflowName: The name of the workflow to attach to this trace. This is used to
-            ///   - groupID: The group id to attach to this trace to enable filtering and
-            ///   - metadata: The arbitrary metadata to attach to this trace to enable
-            public init(
-                workflowName: Swift.String? = nil,
-                groupID: Swift.String? = nil,
-                metadata: [Swift.String: JSONValue]? = nil
-            ) {
-                self.workflowName = workflowName
-                self.groupID = groupID
-                self.metadata = metadata
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case workflowName = "workflow_name"
-                case groupID = "group_id"
-                case metadata
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
-                self.groupID = try container.decodeIfPresent(Swift.String.self, forKey: .groupID)
-                self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.workflowName, forKey: .workflowName)
-                try container.encodeIfPresent(self.groupID, forKey: .groupID)
-                try container.encodeIfPresent(self.metadata, forKey: .metadata)
-            }
-        }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
-        /// type: `function`
-        case function(RealtimeFunctionTool)
-        /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
-        case mcp(MCPTool)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "function":
-                    self = .function(try RealtimeFunctionTool(from: decoder))
-                case "mcp":
-                    self = .mcp(try MCPTool(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .function(let value): try value.encode(to: encoder)
-                case .mcp(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// How the model chooses tools. Provide one of the string modes or force a specific
-    /// function/MCP tool.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Hashable, Sendable {
-        /// Controls which (if any) tool is called by the model.
-        case options(ToolChoiceOptions)
-        /// Use this option to force the model to call a specific function.
-        case function(ToolChoiceFunction)
-        /// Use this option to force the model to call a specific tool on a remote MCP server.
-        case mcp(ToolChoiceMCP)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? ToolChoiceOptions(from: decoder) {
-                self = .options(value)
-                return
-            }
-            if let value = try? ToolChoiceFunction(from: decoder) {
-                self = .function(value)
-                return
-            }
-            if let value = try? ToolChoiceMCP(from: decoder) {
-                self = .mcp(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .options(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .mcp(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
-    /// limit output tokens, or `inf` for the maximum available tokens for a
-    /// given model. Defaults to `inf`.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        case integer(Swift.Int)
-        case string(Swift.String)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
-                self = .integer(value)
-                return
-            }
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .integer(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Realtime transcription session object configuration.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest`.
-public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Sendable {
-    /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
-    public var turnDetection: RealtimeTranscriptionSessionCreateRequest.TurnDetection?
-    /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
-    /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
-    /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
-    public var inputAudioNoiseReduction: RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction?
-    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    /// For `pcm16`, input audio must be 16-bit PCM at a 24kHz sample rate,
-    /// single channel (mono), and little-endian byte order.
-    public var inputAudioFormat: RealtimeTranscriptionSessionCreateRequest.InputAudioFormat?
-    /// Configuration for input audio transcription. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-    public var inputAudioTranscription: AudioTranscription?
-    /// The set of items to include in the transcription. Current available items are:
-    /// `item.input_audio_transcription.logprobs`
-    public var include: [Swift.String]?
-
-    /// Creates a `RealtimeTranscriptionSessionCreateRequest`.
-    ///
-    /// - Parameters:
-    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
-    ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
-    ///   - inputAudioFormat: The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///   - inputAudioTranscription: Configuration for input audio transcription. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-    ///   - include: The set of items to include in the transcription. Current available items are:
-    public init(
-        turnDetection: RealtimeTranscriptionSessionCreateRequest.TurnDetection? = nil,
-        inputAudioNoiseReduction: RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction? = nil,
-        inputAudioFormat: RealtimeTranscriptionSessionCreateRequest.InputAudioFormat? = nil,
-        inputAudioTranscription: AudioTranscription? = nil,
-        include: [Swift.String]? = nil
-    ) {
-        self.turnDetection = turnDetection
-        self.inputAudioNoiseReduction = inputAudioNoiseReduction
-        self.inputAudioFormat = inputAudioFormat
-        self.inputAudioTranscription = inputAudioTranscription
-        self.include = include
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case turnDetection = "turn_detection"
-        case inputAudioNoiseReduction = "input_audio_noise_reduction"
-        case inputAudioFormat = "input_audio_format"
-        case inputAudioTranscription = "input_audio_transcription"
-        case include
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.turnDetection = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequest.TurnDetection.self, forKey: .turnDetection)
-        self.inputAudioNoiseReduction = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction.self, forKey: .inputAudioNoiseReduction)
-        self.inputAudioFormat = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequest.InputAudioFormat.self, forKey: .inputAudioFormat)
-        self.inputAudioTranscription = try container.decodeIfPresent(AudioTranscription.self, forKey: .inputAudioTranscription)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
-        try container.encodeIfPresent(self.inputAudioNoiseReduction, forKey: .inputAudioNoiseReduction)
-        try container.encodeIfPresent(self.inputAudioFormat, forKey: .inputAudioFormat)
-        try container.encodeIfPresent(self.inputAudioTranscription, forKey: .inputAudioTranscription)
-        try container.encodeIfPresent(self.include, forKey: .include)
-    }
-
-    /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/turn_detection`.
-    public struct TurnDetection: Codable, Hashable, Sendable {
-        /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        /// higher threshold will require louder audio to activate the model, and
-        /// thus might perform better in noisy environments.
-        public var threshold: Swift.Double?
-        /// Amount of audio to include before the VAD detected speech (in
-        /// milliseconds). Defaults to 300ms.
-        public var prefixPaddingMs: Swift.Int?
-        /// Duration of silence to detect speech stop (in milliseconds). Defaults
-        /// to 500ms. With shorter values the model will respond more quickly,
-        /// but may jump in on short pauses from the user.
-        public var silenceDurationMs: Swift.Int?
-
-        /// Creates a `TurnDetection`.
-        ///
-        /// - Parameters:
-        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
-        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
-        public init(
-            threshold: Swift.Double? = nil,
-            prefixPaddingMs: Swift.Int? = nil,
-            silenceDurationMs: Swift.Int? = nil
-        ) {
-            self.threshold = threshold
-            self.prefixPaddingMs = prefixPaddingMs
-            self.silenceDurationMs = silenceDurationMs
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case threshold
-            case prefixPaddingMs = "prefix_padding_ms"
-            case silenceDurationMs = "silence_duration_ms"
-            case type
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("server_vad", forKey: .type)
-            self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-            self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-            self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("server_vad", forKey: .type)
-            try container.encodeIfPresent(self.threshold, forKey: .threshold)
-            try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
-            try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
-        }
-    }
-
-    /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
-    /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
-    /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/input_audio_noise_reduction`.
-    public struct InputAudioNoiseReduction: Codable, Hashable, Sendable {
-        /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-        public var type: NoiseReductionType?
-
-        /// Creates a `InputAudioNoiseReduction`.
-        ///
-        /// - Parameters:
-        ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-        public init(
-            type: NoiseReductionType? = nil
-        ) {
-            self.type = type
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.type, forKey: .type)
-        }
-    }
-
-    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    /// For `pcm16`, input audio must be 16-bit PCM at a 24kHz sample rate,
-    /// single channel (mono), and little-endian byte order.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/input_audio_format`.
-    public struct InputAudioFormat: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `pcm16`
-        public static var pcm16: Self { Self(rawValue: "pcm16") }
-
-        /// `g711_ulaw`
-        public static var g711Ulaw: Self { Self(rawValue: "g711_ulaw") }
-
-        /// `g711_alaw`
-        public static var g711Alaw: Self { Self(rawValue: "g711_alaw") }
-    }
-}
-
-/// Realtime transcription session object configuration.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA`.
-public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Sendable {
-    /// Configuration for input and output audio.
-    public var audio: RealtimeTranscriptionSessionCreateRequestGa.Audio?
-    /// Additional fields to include in server outputs.
-    ///
-    /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
-    public var include: [Swift.String]?
-
-    /// Creates a `RealtimeTranscriptionSessionCreateRequestGa`.
-    ///
-    /// - Parameters:
-    ///   - audio: Configuration for input and output audio.
-    ///   - include: Additional fields to include in server outputs.
-    public init(
-        audio: RealtimeTranscriptionSessionCreateRequestGa.Audio? = nil,
-        include: [Swift.String]? = nil
-    ) {
-        self.audio = audio
-        self.include = include
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case audio
-        case include
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcription", forKey: .type)
-        self.audio = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequestGa.Audio.self, forKey: .audio)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("transcription", forKey: .type)
-        try container.encodeIfPresent(self.audio, forKey: .audio)
-        try container.encodeIfPresent(self.include, forKey: .include)
-    }
-
-    /// Configuration for input and output audio.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
-        public var input: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input?
-
-        /// Creates a `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        public init(
-            input: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input? = nil
-        ) {
-            self.input = input
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case input
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.self, forKey: .input)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.input, forKey: .input)
-        }
-
-        /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
-            public var format: RealtimeAudioFormats?
-            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-            public var transcription: AudioTranscription?
-            /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
-            /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
-            /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
-            public var noiseReduction: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction?
-            public var turnDetection: RealtimeTurnDetection?
-
-            /// Creates a `Input`.
-            ///
-            /// - Parameters:
-            ///   - format: The `format` member.
-            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-            ///   - noiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
-            ///   - turnDetection: The `turn_detection` member.
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                transcription: AudioTranscription? = nil,
-                noiseReduction: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction? = nil,
-                turnDetection: RealtimeTurnDetection? = nil
-            ) {
-                self.format = format
-                self.transcription = transcription
-                self.noiseReduction = noiseReduction
-                self.turnDetection = turnDetection
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case format
-                case transcription
-                case noiseReduction = "noise_reduction"
-                case turnDetection = "turn_detection"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.transcription = try container.decodeIfPresent(AudioTranscription.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
-                self.turnDetection = try container.decodeIfPresent(RealtimeTurnDetection.self, forKey: .turnDetection)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.format, forKey: .format)
-                try container.encodeIfPresent(self.transcription, forKey: .transcription)
-                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
-                try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
-            }
-
-            /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
-            /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
-            /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
-                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public var type: NoiseReductionType?
-
-                /// Creates a `NoiseReduction`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(
-                    type: NoiseReductionType? = nil
-                ) {
-                    self.type = type
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case type
-                }
-
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
-                }
-
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encodeIfPresent(self.type, forKey: .type)
-                }
-            }
-        }
-    }
-}
-
-/// A new Realtime transcription session configuration.
-///
-/// When a session is created on the server via REST API, the session object
-/// also contains an ephemeral key. Default TTL for keys is 10 minutes. This
-/// property is not present when a session is updated via the WebSocket API.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse`.
-public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sendable {
-    /// Ephemeral key returned by the API. Only present when the session is
-    /// created on the server via REST API.
-    public var clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret
-    /// The set of modalities the model can respond with. To disable audio,
-    /// set this to ["text"].
-    public var modalities: [RealtimeTranscriptionSessionCreateResponse.Modality]?
-    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    public var inputAudioFormat: Swift.String?
-    /// Configuration of the transcription model.
-    public var inputAudioTranscription: AudioTranscriptionResponse?
-    /// Configuration for turn detection. Can be set to `null` to turn off. Server
-    /// VAD means that the model will detect the start and end of speech based on
-    /// audio volume and respond at the end of user speech.
-    public var turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection?
-
-    /// Creates a `RealtimeTranscriptionSessionCreateResponse`.
-    ///
-    /// - Parameters:
-    ///   - clientSecret: Ephemeral key returned by the API. Only present when the session is
-    ///   - modalities: The set of modalities the model can respond with. To disable audio,
-    ///   - inputAudioFormat: The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///   - inputAudioTranscription: Configuration of the transcription model.
-    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server
-    public init(
-        clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret,
-        modalities: [RealtimeTranscriptionSessionCreateResponse.Modality]? = nil,
-        inputAudioFormat: Swift.String? = nil,
-        inputAudioTranscription: AudioTranscriptionResponse? = nil,
-        turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection? = nil
-    ) {
-        self.clientSecret = clientSecret
-        self.modalities = modalities
-        self.inputAudioFormat = inputAudioFormat
-        self.inputAudioTranscription = inputAudioTranscription
-        self.turnDetection = turnDetection
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case clientSecret = "client_secret"
-        case modalities
-        case inputAudioFormat = "input_audio_format"
-        case inputAudioTranscription = "input_audio_transcription"
-        case turnDetection = "turn_detection"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.clientSecret = try container.decode(RealtimeTranscriptionSessionCreateResponse.ClientSecret.self, forKey: .clientSecret)
-        self.modalities = try container.decodeIfPresent([RealtimeTranscriptionSessionCreateResponse.Modality].self, forKey: .modalities)
-        self.inputAudioFormat = try container.decodeIfPresent(Swift.String.self, forKey: .inputAudioFormat)
-        self.inputAudioTranscription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .inputAudioTranscription)
-        self.turnDetection = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponse.TurnDetection.self, forKey: .turnDetection)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.clientSecret, forKey: .clientSecret)
-        try container.encodeIfPresent(self.modalities, forKey: .modalities)
-        try container.encodeIfPresent(self.inputAudioFormat, forKey: .inputAudioFormat)
-        try container.encodeIfPresent(self.inputAudioTranscription, forKey: .inputAudioTranscription)
-        try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
-    }
-
-    /// Ephemeral key returned by the API. Only present when the session is
-    /// created on the server via REST API.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/client_secret`.
-    public struct ClientSecret: Codable, Hashable, Sendable {
-        /// Ephemeral key usable in client environments to authenticate connections
-        /// to the Realtime API. Use this in client-side environments rather than
-        /// a standard API token, which should only be used server-side.
-        public var value: Swift.String
-        /// Timestamp for when the token expires. Currently, all tokens expire
-        /// after one minute.
-        ///
-        /// Unix time, in seconds.
-        public var expiresAt: Swift.Int
-
-        /// Creates a `ClientSecret`.
-        ///
-        /// - Parameters:
-        ///   - value: Ephemeral key usable in client environments to authenticate connections
-        ///   - expiresAt: Timestamp for when the token expires. Currently, all tokens expire
-        public init(
-            value: Swift.String,
-            expiresAt: Swift.Int
-        ) {
-            self.value = value
-            self.expiresAt = expiresAt
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case value
-            case expiresAt = "expires_at"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.value = try container.decode(Swift.String.self, forKey: .value)
-            self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.value, forKey: .value)
-            try container.encode(self.expiresAt, forKey: .expiresAt)
-        }
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/modalities/items`.
-    public struct Modality: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `text`
-        public static var text: Self { Self(rawValue: "text") }
-
-        /// `audio`
-        public static var audio: Self { Self(rawValue: "audio") }
-    }
-
-    /// Configuration for turn detection. Can be set to `null` to turn off. Server
-    /// VAD means that the model will detect the start and end of speech based on
-    /// audio volume and respond at the end of user speech.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/turn_detection`.
-    public struct TurnDetection: Codable, Hashable, Sendable {
-        /// Type of turn detection, only `server_vad` is currently supported.
-        public var type: Swift.String?
-        /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        /// higher threshold will require louder audio to activate the model, and
-        /// thus might perform better in noisy environments.
-        public var threshold: Swift.Double?
-        /// Amount of audio to include before the VAD detected speech (in
-        /// milliseconds). Defaults to 300ms.
-        public var prefixPaddingMs: Swift.Int?
-        /// Duration of silence to detect speech stop (in milliseconds). Defaults
-        /// to 500ms. With shorter values the model will respond more quickly,
-        /// but may jump in on short pauses from the user.
-        public var silenceDurationMs: Swift.Int?
-
-        /// Creates a `TurnDetection`.
-        ///
-        /// - Parameters:
-        ///   - type: Type of turn detection, only `server_vad` is currently supported.
-        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
-        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
-        public init(
-            type: Swift.String? = nil,
-            threshold: Swift.Double? = nil,
-            prefixPaddingMs: Swift.Int? = nil,
-            silenceDurationMs: Swift.Int? = nil
-        ) {
-            self.type = type
-            self.threshold = threshold
-            self.prefixPaddingMs = prefixPaddingMs
-            self.silenceDurationMs = silenceDurationMs
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case threshold
-            case prefixPaddingMs = "prefix_padding_ms"
-            case silenceDurationMs = "silence_duration_ms"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-            self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-            self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-            self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.type, forKey: .type)
-            try container.encodeIfPresent(self.threshold, forKey: .threshold)
-            try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
-            try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
-        }
-    }
-}
-
-/// A Realtime transcription session configuration object.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA`.
-public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, Sendable {
-    /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    public var id: Swift.String
-    /// The object type. Always `realtime.transcription_session`.
-    public var object: Swift.String
-    /// Expiration timestamp for the session, in seconds since epoch.
-    ///
-    /// Unix time, in seconds.
-    public var expiresAt: Swift.Int?
-    /// Additional fields to include in server outputs.
-    /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
-    public var include: [Swift.String]?
-    /// Configuration for input audio for the session.
-    public var audio: RealtimeTranscriptionSessionCreateResponseGa.Audio?
-
-    /// Creates a `RealtimeTranscriptionSessionCreateResponseGa`.
-    ///
-    /// - Parameters:
-    ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    ///   - object: The object type. Always `realtime.transcription_session`.
-    ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
-    ///   - include: Additional fields to include in server outputs.
-    ///   - audio: Configuration for input audio for the session.
-    public init(
-        id: Swift.String,
-        object: Swift.String,
-        expiresAt: Swift.Int? = nil,
-        include: [Swift.String]? = nil,
-        audio: RealtimeTranscriptionSessionCreateResponseGa.Audio? = nil
-    ) {
-        self.id = id
-        self.object = object
-        self.expiresAt = expiresAt
-        self.include = include
-        self.audio = audio
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case object
-        case expiresAt = "expires_at"
-        case include
-        case audio
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcription", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
-        self.audio = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.self, forKey: .audio)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("transcription", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.object, forKey: .object)
-        try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
-        try container.encodeIfPresent(self.include, forKey: .include)
-        try container.encodeIfPresent(self.audio, forKey: .audio)
-    }
-
-    /// Configuration for input audio for the session.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
-        public var input: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input?
-
-        /// Creates a `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        public init(
-            input: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input? = nil
-        ) {
-            self.input = input
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case input
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.self, forKey: .input)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.input, forKey: .input)
-        }
-
-        /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
-            public var format: RealtimeAudioFormats?
-            /// Configuration of the transcription model.
-            public var transcription: AudioTranscriptionResponse?
-            /// Configuration for input audio noise reduction.
-            public var noiseReduction: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction?
-            /// Configuration for turn detection. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
-            public var turnDetection: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection?
-
-            /// Creates a `Input`.
-            ///
-            /// - Parameters:
-            ///   - format: The `format` member.
-            ///   - transcription: Configuration of the transcription model.
-            ///   - noiseReduction: Configuration for input audio noise reduction.
-            ///   - turnDetection: Configuration for turn detection. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                transcription: AudioTranscriptionResponse? = nil,
-                noiseReduction: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction? = nil,
-                turnDetection: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection? = nil
-            ) {
-                self.format = format
-                self.transcription = transcription
-                self.noiseReduction = noiseReduction
-                self.turnDetection = turnDetection
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case format
-                case transcription
-                case noiseReduction = "noise_reduction"
-                case turnDetection = "turn_detection"
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.transcription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
-                self.turnDetection = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection.self, forKey: .turnDetection)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.format, forKey: .format)
-                try container.encodeIfPresent(self.transcription, forKey: .transcription)
-                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
-                try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
-            }
-
-            /// Configuration for input audio noise reduction.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
-                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public var type: NoiseReductionType?
-
-                /// Creates a `NoiseReduction`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(
-                    type: NoiseReductionType? = nil
-                ) {
-                    self.type = type
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case type
-                }
-
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
-                }
-
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encodeIfPresent(self.type, forKey: .type)
-                }
-            }
-
-            /// Configuration for turn detection. Can be set to `null` to turn off. Server
-            /// VAD means that the model will detect the start and end of speech based on
-            /// audio volume and respond at the end of user speech. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input/properties/turn_detection/anyOf/0`.
-            public struct TurnDetection: Codable, Hashable, Sendable {
-                /// Type of turn detection, only `server_vad` is currently supported.
-                public var type: Swift.String?
-                /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-                /// higher threshold will require louder audio to activate the model, and
-                /// thus might perform better in noisy environments.
-                public var threshold: Swift.Double?
-                /// Amount of audio to include before the VAD detected speech (in
-                /// milliseconds). Defaults to 300ms.
-                public var prefixPaddingMs: Swift.Int?
-                /// Duration of silence to detect speech stop (in milliseconds). Defaults
-                /// to 500ms. With shorter values the model will respond more quickly,
-                /// but may jump in on short pauses from the user.
-                public var silenceDurationMs: Swift.Int?
-
-                /// Creates a `TurnDetection`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of turn detection, only `server_vad` is currently supported.
-                ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-                ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
-                ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
-                public init(
-                    type: Swift.String? = nil,
-                    threshold: Swift.Double? = nil,
-                    prefixPaddingMs: Swift.Int? = nil,
-                    silenceDurationMs: Swift.Int? = nil
-                ) {
-                    self.type = type
-                    self.threshold = threshold
-                    self.prefixPaddingMs = prefixPaddingMs
-                    self.silenceDurationMs = silenceDurationMs
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case type
-                    case threshold
-                    case prefixPaddingMs = "prefix_padding_ms"
-                    case silenceDurationMs = "silence_duration_ms"
-                }
-
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-                    self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-                    self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-                    self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
-                }
-
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encodeIfPresent(self.type, forKey: .type)
-                    try container.encodeIfPresent(self.threshold, forKey: .threshold)
-                    try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
-                    try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
-                }
-            }
-        }
-    }
-}
-
-/// A Realtime translation client event.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEvent`.
-public enum RealtimeTranslationClientEvent: Codable, Hashable, Sendable {
-    /// Send this event to update the translation session configuration. Translation (type: `session.update`)
-    case sessionUpdate(RealtimeTranslationClientEventSessionUpdate)
-    /// Send this event to append audio bytes to the translation session input audio buffer. (type: `session.input_audio_buffer.append`)
-    case sessionInputAudioBufferAppend(RealtimeTranslationClientEventInputAudioBufferAppend)
-    /// Gracefully close the realtime translation session. The server flushes pending (type: `session.close`)
-    case sessionClose(RealtimeTranslationClientEventSessionClose)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "session.update":
-                self = .sessionUpdate(try RealtimeTranslationClientEventSessionUpdate(from: decoder))
-            case "session.input_audio_buffer.append":
-                self = .sessionInputAudioBufferAppend(try RealtimeTranslationClientEventInputAudioBufferAppend(from: decoder))
-            case "session.close":
-                self = .sessionClose(try RealtimeTranslationClientEventSessionClose(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .sessionUpdate(let value): try value.encode(to: encoder)
-            case .sessionInputAudioBufferAppend(let value): try value.encode(to: encoder)
-            case .sessionClose(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Send this event to append audio bytes to the translation session input audio buffer.
-///
-/// WebSocket translation sessions accept base64-encoded 24 kHz PCM16 mono
-/// little-endian raw audio bytes. Unsupported websocket audio formats return a
-/// validation error because lower-quality audio materially degrades translation
-/// quality.
-///
-/// Translation consumes 200 ms engine frames. For best realtime behavior, append
-/// audio in 200 ms chunks. If a chunk is shorter, the server buffers it until it
-/// has enough audio for one frame. If a chunk is longer, the server splits it into
-/// 200 ms frames and enqueues them back-to-back.
-///
-/// Keep appending silence while the session is active. If a client stops sending
-/// audio and later resumes, model time treats the resumed audio as contiguous with
-/// the previous audio rather than as a real-world pause.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventInputAudioBufferAppend`.
-public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Hashable, Sendable {
-    /// Optional client-generated ID used to identify this event.
-    public var eventID: Swift.String?
-    /// Base64-encoded 24 kHz PCM16 mono audio bytes.
-    public var audio: Swift.String
-
-    /// Creates a `RealtimeTranslationClientEventInputAudioBufferAppend`.
-    ///
-    /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
-    ///   - audio: Base64-encoded 24 kHz PCM16 mono audio bytes.
-    public init(
-        eventID: Swift.String? = nil,
-        audio: Swift.String
-    ) {
-        self.eventID = eventID
-        self.audio = audio
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case audio
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.input_audio_buffer.append", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.audio = try container.decode(Swift.String.self, forKey: .audio)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("session.input_audio_buffer.append", forKey: .type)
-        try container.encodeIfPresent(self.eventID, forKey: .eventID)
-        try container.encode(self.audio, forKey: .audio)
-    }
-}
-
-/// Gracefully close the realtime translation session. The server flushes pending
-/// input audio and emits any remaining translated output before closing the
-/// session.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionClose`.
-public struct RealtimeTranslationClientEventSessionClose: Codable, Hashable, Sendable {
-    /// Optional client-generated ID used to identify this event.
-    public var eventID: Swift.String?
-
-    /// Creates a `RealtimeTranslationClientEventSessionClose`.
-    ///
-    /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
-    public init(
-        eventID: Swift.String? = nil
-    ) {
-        self.eventID = eventID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.close", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("session.close", forKey: .type)
-        try container.encodeIfPresent(self.eventID, forKey: .eventID)
-    }
-}
-
-/// Send this event to update the translation session configuration. Translation
-/// sessions support updates to `audio.output.language`, `audio.input.transcription`,
-/// and `audio.input.noise_reduction`.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionUpdate`.
-public struct RealtimeTranslationClientEventSessionUpdate: Codable, Hashable, Sendable {
-    /// Optional client-generated ID used to identify this event.
-    public var eventID: Swift.String?
-    /// Translation session fields to update. The session `type` and `model` are set
-    /// at creation and cannot be changed with `session.update`.
-    public var session: RealtimeTranslationSessionUpdateRequest
-
-    /// Creates a `RealtimeTranslationClientEventSessionUpdate`.
-    ///
-    /// - Parameters:
-    ///   - eventID: Optional client-generated ID used to identify this event.
-    ///   - session: Translation session fields to update. The session `type` and `model` are set
-    public init(
-        eventID: Swift.String? = nil,
-        session: RealtimeTranslationSessionUpdateRequest
-    ) {
-        self.eventID = eventID
-        self.session = session
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case session
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.update", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeTranslationSessionUpdateRequest.self, forKey: .session)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("session.update", forKey: .type)
-        try container.encodeIfPresent(self.eventID, forKey: .eventID)
-        try container.encode(self.session, forKey: .session)
-    }
-}
-
-/// Create a translation session and client secret for the Realtime API.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest`.
-public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, Sendable {
-    /// Configuration for the client secret expiration. Expiration refers to the time after which
-    /// a client secret will no longer be valid for creating sessions. The session itself may
-    /// continue after that time once started. A secret can be used to create multiple sessions
-    /// until it expires.
-    public var expiresAfter: RealtimeTranslationClientSecretCreateRequest.ExpiresAfter?
-    /// Realtime translation session configuration. Translation sessions stream source
-    /// audio in and translated audio plus transcript deltas out continuously.
-    public var session: RealtimeTranslationSessionCreateRequest
-
-    /// Creates a `RealtimeTranslationClientSecretCreateRequest`.
-    ///
-    /// - Parameters:
-    ///   - expiresAfter: Configuration for the client secret expiration. Expiration refers to the time after which
-    ///   - session: Realtime translation session configuration. Translation sessions stream source
-    public init(
-        expiresAfter: RealtimeTranslationClientSecretCreateRequest.ExpiresAfter? = nil,
-        session: RealtimeTranslationSessionCreateRequest
-    ) {
-        self.expiresAfter = expiresAfter
-        self.session = session
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case expiresAfter = "expires_after"
-        case session
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.expiresAfter = try container.decodeIfPresent(RealtimeTranslationClientSecretCreateRequest.ExpiresAfter.self, forKey: .expiresAfter)
-        self.session = try container.decode(RealtimeTranslationSessionCreateRequest.self, forKey: .session)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
-        try container.encode(self.session, forKey: .session)
-    }
-
-    /// Configuration for the client secret expiration. Expiration refers to the time after which
-    /// a client secret will no longer be valid for creating sessions. The session itself may
-    /// continue after that time once started. A secret can be used to create multiple sessions
-    /// until it expires.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Hashable, Sendable {
-        /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
-        public var seconds: Swift.Int?
-
-        /// Creates a `ExpiresAfter`.
-        ///
-        /// - Parameters:
-        ///   - seconds: The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
-        public init(
-            seconds: Swift.Int? = nil
-        ) {
-            self.seconds = seconds
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case seconds
-            case anchor
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("created_at", forKey: .anchor)
-            self.seconds = try container.decodeIfPresent(Swift.Int.self, forKey: .seconds)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("created_at", forKey: .anchor)
-            try container.encodeIfPresent(self.seconds, forKey: .seconds)
-        }
-    }
-}
-
-/// Response from creating a translation session and client secret for the Realtime API.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateResponse`.
-public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, Sendable {
-    /// The generated client secret value.
-    public var value: Swift.String
-    /// Expiration timestamp for the client secret, in seconds since epoch.
-    ///
-    /// Unix time, in seconds.
-    public var expiresAt: Swift.Int
-    /// A Realtime translation session. Translation sessions continuously translate input
-    /// audio into the configured output language.
-    public var session: RealtimeTranslationSession
-
-    /// Creates a `RealtimeTranslationClientSecretCreateResponse`.
-    ///
-    /// - Parameters:
-    ///   - value: The generated client secret value.
-    ///   - expiresAt: Expiration timestamp for the client secret, in seconds since epoch.
-    ///   - session: A Realtime translation session. Translation sessions continuously translate input
-    public init(
-        value: Swift.String,
-        expiresAt: Swift.Int,
-        session: RealtimeTranslationSession
-    ) {
-        self.value = value
-        self.expiresAt = expiresAt
-        self.session = session
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case value
-        case expiresAt = "expires_at"
-        case session
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.value = try container.decode(Swift.String.self, forKey: .value)
-        self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-        self.session = try container.decode(RealtimeTranslationSession.self, forKey: .session)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.value, forKey: .value)
-        try container.encode(self.expiresAt, forKey: .expiresAt)
-        try container.encode(self.session, forKey: .session)
-    }
-}
-
-/// A Realtime translation server event.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEvent`.
-public enum RealtimeTranslationServerEvent: Codable, Hashable, Sendable {
-    /// Returned when an error occurs, which could be a client problem or a server (type: `error`)
-    case error(RealtimeServerEventError)
-    /// Returned when a translation session is created. Emitted automatically when a (type: `session.created`)
-    case sessionCreated(RealtimeTranslationServerEventSessionCreated)
-    /// Returned when a translation session is updated with a `session.update` event, (type: `session.updated`)
-    case sessionUpdated(RealtimeTranslationServerEventSessionUpdated)
-    /// Returned when a realtime translation session is closed. (type: `session.closed`)
-    case sessionClosed(RealtimeTranslationServerEventSessionClosed)
-    /// Returned when optional source-language transcript text is available. This event (type: `session.input_transcript.delta`)
-    case sessionInputTranscriptDelta(RealtimeTranslationServerEventSessionInputTranscriptDelta)
-    /// Returned when translated transcript text is available. (type: `session.output_transcript.delta`)
-    case sessionOutputTranscriptDelta(RealtimeTranslationServerEventSessionOutputTranscriptDelta)
-    /// Returned when translated output audio is available. The `delta` contains a (type: `session.output_audio.delta`)
-    case sessionOutputAudioDelta(RealtimeTranslationServerEventSessionOutputAudioDelta)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "error":
-                self = .error(try RealtimeServerEventError(from: decoder))
-            case "session.created":
-                self = .sessionCreated(try RealtimeTranslationServerEventSessionCreated(from: decoder))
-            case "session.updated":
-                self = .sessionUpdated(try RealtimeTranslationServerEventSessionUpdated(from: decoder))
-            case "session.closed":
-                self = .sessionClosed(try RealtimeTranslationServerEventSessionClosed(from: decoder))
-            case "session.input_transcript.delta":
-                self = .sessionInputTranscriptDelta(try RealtimeTranslationServerEventSessionInputTranscriptDelta(from: decoder))
-            case "session.output_transcript.delta":
-                self = .sessionOutputTranscriptDelta(try RealtimeTranslationServerEventSessionOutputTranscriptDelta(from: decoder))
-            case "session.output_audio.delta":
-                self = .sessionOutputAudioDelta(try RealtimeTranslationServerEventSessionOutputAudioDelta(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .error(let value): try value.encode(to: encoder)
-            case .sessionCreated(let value): try value.encode(to: encoder)
-            case .sessionUpdated(let value): try value.encode(to: encoder)
-            case .sessionClosed(let value): try value.encode(to: encoder)
-            case .sessionInputTranscriptDelta(let value): try value.encode(to: encoder)
-            case .sessionOutputTranscriptDelta(let value): try value.encode(to: encoder)
-            case .sessionOutputAudioDelta(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -3,20 +3,1734 @@
 
 import Foundation
 
-/// Returned when a realtime translation session is closed.
+/// A Realtime session configuration object.
 ///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionClosed`.
-public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
+/// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA`.
+public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
+    /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
+    public var id: Swift.String
+    /// Expiration timestamp for the session, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
+    public var expiresAt: Swift.Int?
+    /// The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
+    /// that the model will respond with audio plus a transcript. `["text"]` can be used to make
+    /// the model respond with text only. It is not possible to request both `text` and `audio` at the same time.
+    public var outputModalities: [RealtimeSessionCreateResponseGa.OutputModality]?
+    /// The Realtime model used for this session.
+    public var model: RealtimeSessionCreateResponseGa.ModelValue?
+    /// The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
+    ///
+    /// Note that the server sets default instructions which will be used if this field is not set and are visible in the `session.created` event at the start of the session.
+    public var instructions: Swift.String?
+    /// Configuration for input and output audio.
+    public var audio: RealtimeSessionCreateResponseGa.Audio?
+    /// Additional fields to include in server outputs.
+    ///
+    /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
+    public var include: [Swift.String]?
+    /// The `tracing` member.
+    public var tracing: RealtimeSessionCreateResponseGa.Tracing?
+    /// Tools available to the model.
+    public var tools: [RealtimeSessionCreateResponseGa.ToolValue]?
+    /// How the model chooses tools. Provide one of the string modes or force a specific
+    /// function/MCP tool.
+    public var toolChoice: RealtimeSessionCreateResponseGa.ToolChoiceValue?
+    /// Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
+    public var reasoning: RealtimeReasoning?
+    /// Maximum number of output tokens for a single assistant response,
+    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
+    /// limit output tokens, or `inf` for the maximum available tokens for a
+    /// given model. Defaults to `inf`.
+    public var maxOutputTokens: RealtimeSessionCreateResponseGa.MaxOutputTokens?
+    /// When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
+    ///
+    /// Clients can configure truncation behavior to truncate with a lower max token limit, which is an effective way to control token usage and cost.
+    ///
+    /// Truncation will reduce the number of cached tokens on the next turn (busting the cache), since messages are dropped from the beginning of the context. However, clients can also configure truncation to retain messages up to a fraction of the maximum context size, which will reduce the need for future truncations and thus improve the cache rate.
+    ///
+    /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
+    public var truncation: RealtimeTruncation?
+    /// The `prompt` member.
+    public var prompt: Prompt?
 
-    /// Creates a `RealtimeTranslationServerEventSessionClosed`.
+    /// Creates a new `RealtimeSessionCreateResponseGa`.
     ///
     /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
+    ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
+    ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
+    ///   - outputModalities: The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
+    ///   - model: The Realtime model used for this session.
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
+    ///   - audio: Configuration for input and output audio.
+    ///   - include: Additional fields to include in server outputs.
+    ///   - tracing: The `tracing` member.
+    ///   - tools: Tools available to the model.
+    ///   - toolChoice: How the model chooses tools. Provide one of the string modes or force a specific
+    ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
+    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
+    ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
+    ///   - prompt: The `prompt` member.
     public init(
-        eventID: Swift.String
+        id: Swift.String,
+        expiresAt: Swift.Int? = nil,
+        outputModalities: [RealtimeSessionCreateResponseGa.OutputModality]? = nil,
+        model: RealtimeSessionCreateResponseGa.ModelValue? = nil,
+        instructions: Swift.String? = nil,
+        audio: RealtimeSessionCreateResponseGa.Audio? = nil,
+        include: [Swift.String]? = nil,
+        tracing: RealtimeSessionCreateResponseGa.Tracing? = nil,
+        tools: [RealtimeSessionCreateResponseGa.ToolValue]? = nil,
+        toolChoice: RealtimeSessionCreateResponseGa.ToolChoiceValue? = nil,
+        reasoning: RealtimeReasoning? = nil,
+        maxOutputTokens: RealtimeSessionCreateResponseGa.MaxOutputTokens? = nil,
+        truncation: RealtimeTruncation? = nil,
+        prompt: Prompt? = nil
     ) {
+        self.id = id
+        self.expiresAt = expiresAt
+        self.outputModalities = outputModalities
+        self.model = model
+        self.instructions = instructions
+        self.audio = audio
+        self.include = include
+        self.tracing = tracing
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.reasoning = reasoning
+        self.maxOutputTokens = maxOutputTokens
+        self.truncation = truncation
+        self.prompt = prompt
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case expiresAt = "expires_at"
+        case outputModalities = "output_modalities"
+        case model
+        case instructions
+        case audio
+        case include
+        case tracing
+        case tools
+        case toolChoice = "tool_choice"
+        case reasoning
+        case maxOutputTokens = "max_output_tokens"
+        case truncation
+        case prompt
+        case type
+        case object
+    }
+
+    /// Decodes a `RealtimeSessionCreateResponseGa` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("realtime", forKey: .type)
+        try container.decodeConstant("realtime.session", forKey: .object)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
+        self.outputModalities = try container.decodeIfPresent([RealtimeSessionCreateResponseGa.OutputModality].self, forKey: .outputModalities)
+        self.model = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.ModelValue.self, forKey: .model)
+        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
+        self.audio = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.self, forKey: .audio)
+        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
+        self.tracing = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Tracing.self, forKey: .tracing)
+        self.tools = try container.decodeIfPresent([RealtimeSessionCreateResponseGa.ToolValue].self, forKey: .tools)
+        self.toolChoice = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.ToolChoiceValue.self, forKey: .toolChoice)
+        self.reasoning = try container.decodeIfPresent(RealtimeReasoning.self, forKey: .reasoning)
+        self.maxOutputTokens = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.MaxOutputTokens.self, forKey: .maxOutputTokens)
+        self.truncation = try container.decodeIfPresent(RealtimeTruncation.self, forKey: .truncation)
+        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("realtime", forKey: .type)
+        try container.encode("realtime.session", forKey: .object)
+        try container.encode(self.id, forKey: .id)
+        try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(self.outputModalities, forKey: .outputModalities)
+        try container.encodeIfPresent(self.model, forKey: .model)
+        try container.encodeIfPresent(self.instructions, forKey: .instructions)
+        try container.encodeIfPresent(self.audio, forKey: .audio)
+        try container.encodeIfPresent(self.include, forKey: .include)
+        try container.encodeIfPresent(self.tracing, forKey: .tracing)
+        try container.encodeIfPresent(self.tools, forKey: .tools)
+        try container.encodeIfPresent(self.toolChoice, forKey: .toolChoice)
+        try container.encodeIfPresent(self.reasoning, forKey: .reasoning)
+        try container.encodeIfPresent(self.maxOutputTokens, forKey: .maxOutputTokens)
+        try container.encodeIfPresent(self.truncation, forKey: .truncation)
+        try container.encodeIfPresent(self.prompt, forKey: .prompt)
+    }
+
+    /// The `items` schema.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/output_modalities/items`.
+    public struct OutputModality: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `text`
+        public static var text: Self { Self(rawValue: "text") }
+
+        /// `audio`
+        public static var audio: Self { Self(rawValue: "audio") }
+    }
+
+    /// The Realtime model used for this session.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/model`.
+    public struct ModelValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `gpt-realtime`
+        public static var gptRealtime: Self { Self(rawValue: "gpt-realtime") }
+
+        /// `gpt-realtime-1.5`
+        public static var gptRealtime1_5: Self { Self(rawValue: "gpt-realtime-1.5") }
+
+        /// `gpt-realtime-2`
+        public static var gptRealtime2: Self { Self(rawValue: "gpt-realtime-2") }
+
+        /// `gpt-realtime-2.1`
+        public static var gptRealtime2_1: Self { Self(rawValue: "gpt-realtime-2.1") }
+
+        /// `gpt-realtime-2.1-mini`
+        public static var gptRealtime2_1Mini: Self { Self(rawValue: "gpt-realtime-2.1-mini") }
+
+        /// `gpt-realtime-2025-08-28`
+        public static var gptRealtime2025_08_28: Self { Self(rawValue: "gpt-realtime-2025-08-28") }
+
+        /// `gpt-4o-realtime-preview`
+        public static var gpt4oRealtimePreview: Self { Self(rawValue: "gpt-4o-realtime-preview") }
+
+        /// `gpt-4o-realtime-preview-2024-10-01`
+        public static var gpt4oRealtimePreview2024_10_01: Self { Self(rawValue: "gpt-4o-realtime-preview-2024-10-01") }
+
+        /// `gpt-4o-realtime-preview-2024-12-17`
+        public static var gpt4oRealtimePreview2024_12_17: Self { Self(rawValue: "gpt-4o-realtime-preview-2024-12-17") }
+
+        /// `gpt-4o-realtime-preview-2025-06-03`
+        public static var gpt4oRealtimePreview2025_06_03: Self { Self(rawValue: "gpt-4o-realtime-preview-2025-06-03") }
+
+        /// `gpt-4o-mini-realtime-preview`
+        public static var gpt4oMiniRealtimePreview: Self { Self(rawValue: "gpt-4o-mini-realtime-preview") }
+
+        /// `gpt-4o-mini-realtime-preview-2024-12-17`
+        public static var gpt4oMiniRealtimePreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-realtime-preview-2024-12-17") }
+
+        /// `gpt-realtime-mini`
+        public static var gptRealtimeMini: Self { Self(rawValue: "gpt-realtime-mini") }
+
+        /// `gpt-realtime-mini-2025-10-06`
+        public static var gptRealtimeMini2025_10_06: Self { Self(rawValue: "gpt-realtime-mini-2025-10-06") }
+
+        /// `gpt-realtime-mini-2025-12-15`
+        public static var gptRealtimeMini2025_12_15: Self { Self(rawValue: "gpt-realtime-mini-2025-12-15") }
+
+        /// `gpt-audio-1.5`
+        public static var gptAudio1_5: Self { Self(rawValue: "gpt-audio-1.5") }
+
+        /// `gpt-audio-mini`
+        public static var gptAudioMini: Self { Self(rawValue: "gpt-audio-mini") }
+
+        /// `gpt-audio-mini-2025-10-06`
+        public static var gptAudioMini2025_10_06: Self { Self(rawValue: "gpt-audio-mini-2025-10-06") }
+
+        /// `gpt-audio-mini-2025-12-15`
+        public static var gptAudioMini2025_12_15: Self { Self(rawValue: "gpt-audio-mini-2025-12-15") }
+    }
+
+    /// Configuration for input and output audio.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio`.
+    public struct Audio: Codable, Hashable, Sendable {
+        /// The `input` member.
+        public var input: RealtimeSessionCreateResponseGa.Audio.Input?
+        /// The `output` member.
+        public var output: RealtimeSessionCreateResponseGa.Audio.Output?
+
+        /// Creates a new `Audio`.
+        ///
+        /// - Parameters:
+        ///   - input: The `input` member.
+        ///   - output: The `output` member.
+        public init(
+            input: RealtimeSessionCreateResponseGa.Audio.Input? = nil,
+            output: RealtimeSessionCreateResponseGa.Audio.Output? = nil
+        ) {
+            self.input = input
+            self.output = output
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case input
+            case output
+        }
+
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.input = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.Input.self, forKey: .input)
+            self.output = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.Output.self, forKey: .output)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.input, forKey: .input)
+            try container.encodeIfPresent(self.output, forKey: .output)
+        }
+
+        /// The `input` schema.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input`.
+        public struct Input: Codable, Hashable, Sendable {
+            /// The format of the input audio.
+            public var format: RealtimeAudioFormats?
+            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+            public var transcription: AudioTranscriptionResponse?
+            /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
+            /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
+            /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
+            public var noiseReduction: RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction?
+            /// The `turn_detection` member.
+            public var turnDetection: RealtimeTurnDetection?
+
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - format: The format of the input audio.
+            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+            ///   - noiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
+            ///   - turnDetection: The `turn_detection` member.
+            public init(
+                format: RealtimeAudioFormats? = nil,
+                transcription: AudioTranscriptionResponse? = nil,
+                noiseReduction: RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction? = nil,
+                turnDetection: RealtimeTurnDetection? = nil
+            ) {
+                self.format = format
+                self.transcription = transcription
+                self.noiseReduction = noiseReduction
+                self.turnDetection = turnDetection
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case format
+                case transcription
+                case noiseReduction = "noise_reduction"
+                case turnDetection = "turn_detection"
+            }
+
+            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
+                self.transcription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .transcription)
+                self.noiseReduction = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
+                self.turnDetection = try container.decodeIfPresent(RealtimeTurnDetection.self, forKey: .turnDetection)
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.format, forKey: .format)
+                try container.encodeIfPresent(self.transcription, forKey: .transcription)
+                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
+                try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
+            }
+
+            /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
+            /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
+            /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input/properties/noise_reduction`.
+            public struct NoiseReduction: Codable, Hashable, Sendable {
+                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                public var type: NoiseReductionType?
+
+                /// Creates a new `NoiseReduction`.
+                ///
+                /// - Parameters:
+                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                public init(type: NoiseReductionType? = nil) {
+                    self.type = type
+                }
+
+                enum CodingKeys: Swift.String, CodingKey {
+                    case type
+                }
+
+                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+                }
+
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encodeIfPresent(self.type, forKey: .type)
+                }
+            }
+        }
+
+        /// The `output` schema.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/output`.
+        public struct Output: Codable, Hashable, Sendable {
+            /// The format of the output audio.
+            public var format: RealtimeAudioFormats?
+            /// The voice the model uses to respond. Voice cannot be changed during the
+            /// session once the model has responded with audio at least once. Current
+            /// voice options are `alloy`, `ash`, `ballad`, `coral`, `echo`, `sage`,
+            /// `shimmer`, `verse`, `marin`, and `cedar`. We recommend `marin` and `cedar` for
+            /// best quality.
+            public var voice: VoiceIDsShared?
+            /// The speed of the model's spoken response as a multiple of the original speed.
+            /// 1.0 is the default speed. 0.25 is the minimum speed. 1.5 is the maximum speed. This value can only be changed in between model turns, not while a response is in progress.
+            ///
+            /// This parameter is a post-processing adjustment to the audio after it is generated, it's
+            /// also possible to prompt the model to speak faster or slower.
+            public var speed: Swift.Double?
+
+            /// Creates a new `Output`.
+            ///
+            /// - Parameters:
+            ///   - format: The format of the output audio.
+            ///   - voice: The voice the model uses to respond. Voice cannot be changed during the
+            ///   - speed: The speed of the model's spoken response as a multiple of the original speed.
+            public init(
+                format: RealtimeAudioFormats? = nil,
+                voice: VoiceIDsShared? = nil,
+                speed: Swift.Double? = nil
+            ) {
+                self.format = format
+                self.voice = voice
+                self.speed = speed
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case format
+                case voice
+                case speed
+            }
+
+            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
+                self.voice = try container.decodeIfPresent(VoiceIDsShared.self, forKey: .voice)
+                self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.format, forKey: .format)
+                try container.encodeIfPresent(self.voice, forKey: .voice)
+                try container.encodeIfPresent(self.speed, forKey: .speed)
+            }
+        }
+    }
+
+    /// Realtime API can write session traces to the [Traces Dashboard](https://platform.openai.com/logs?api=traces). Set to null to disable tracing. Once
+    /// tracing is enabled for a session, the configuration cannot be modified.
+    ///
+    /// `auto` will create a trace for the session with default values for the
+    /// workflow name, group id, and metadata.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0`.
+    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        /// Enables tracing and sets default values for tracing configuration options. Always `auto`.
+        case string(Swift.String)
+        /// Granular configuration for tracing.
+        case tracingConfiguration(RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? Swift.String(from: decoder) {
+                self = .string(value)
+                return
+            }
+            if let value = try? RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration(from: decoder) {
+                self = .tracingConfiguration(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .string(let value): try value.encode(to: encoder)
+                case .tracingConfiguration(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Granular configuration for tracing.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0/oneOf/1`.
+        public struct TracingConfiguration: Codable, Hashable, Sendable {
+            /// The name of the workflow to attach to this trace. This is used to
+            /// name the trace in the Traces Dashboard.
+            public var workflowName: Swift.String?
+            /// The group id to attach to this trace to enable filtering and
+            /// grouping in the Traces Dashboard.
+            public var groupID: Swift.String?
+            /// The arbitrary metadata to attach to this trace to enable
+            /// filtering in the Traces Dashboard.
+            public var metadata: [Swift.String: JSONValue]?
+
+            /// Creates a new `TracingConfiguration`.
+            ///
+            /// - Parameters:
+            ///   - workflowName: The name of the workflow to attach to this trace. This is used to
+            ///   - groupID: The group id to attach to this trace to enable filtering and
+            ///   - metadata: The arbitrary metadata to attach to this trace to enable
+            public init(
+                workflowName: Swift.String? = nil,
+                groupID: Swift.String? = nil,
+                metadata: [Swift.String: JSONValue]? = nil
+            ) {
+                self.workflowName = workflowName
+                self.groupID = groupID
+                self.metadata = metadata
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case workflowName = "workflow_name"
+                case groupID = "group_id"
+                case metadata
+            }
+
+            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
+                self.groupID = try container.decodeIfPresent(Swift.String.self, forKey: .groupID)
+                self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.workflowName, forKey: .workflowName)
+                try container.encodeIfPresent(self.groupID, forKey: .groupID)
+                try container.encodeIfPresent(self.metadata, forKey: .metadata)
+            }
+        }
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tools/items`.
+    public enum ToolValue: Codable, Hashable, Sendable {
+        /// type: `function`
+        case function(RealtimeFunctionTool)
+        /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
+        case mcp(MCPTool)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "function":
+                    self = .function(try RealtimeFunctionTool(from: decoder))
+                case "mcp":
+                    self = .mcp(try MCPTool(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .function(let value): try value.encode(to: encoder)
+                case .mcp(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// How the model chooses tools. Provide one of the string modes or force a specific
+    /// function/MCP tool.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tool_choice`.
+    public enum ToolChoiceValue: Codable, Hashable, Sendable {
+        /// Controls which (if any) tool is called by the model.
+        case options(ToolChoiceOptions)
+        /// Use this option to force the model to call a specific function.
+        case function(ToolChoiceFunction)
+        /// Use this option to force the model to call a specific tool on a remote MCP server.
+        case mcp(ToolChoiceMCP)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? ToolChoiceOptions(from: decoder) {
+                self = .options(value)
+                return
+            }
+            if let value = try? ToolChoiceFunction(from: decoder) {
+                self = .function(value)
+                return
+            }
+            if let value = try? ToolChoiceMCP(from: decoder) {
+                self = .mcp(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .options(let value): try value.encode(to: encoder)
+                case .function(let value): try value.encode(to: encoder)
+                case .mcp(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Maximum number of output tokens for a single assistant response,
+    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
+    /// limit output tokens, or `inf` for the maximum available tokens for a
+    /// given model. Defaults to `inf`.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/max_output_tokens`.
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        case integer(Swift.Int)
+        case string(Swift.String)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? Swift.Int(from: decoder) {
+                self = .integer(value)
+                return
+            }
+            if let value = try? Swift.String(from: decoder) {
+                self = .string(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .integer(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Realtime transcription session object configuration.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest`.
+public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Sendable {
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
+    public var turnDetection: RealtimeTranscriptionSessionCreateRequest.TurnDetection?
+    /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
+    /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
+    /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
+    public var inputAudioNoiseReduction: RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction?
+    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    /// For `pcm16`, input audio must be 16-bit PCM at a 24kHz sample rate,
+    /// single channel (mono), and little-endian byte order.
+    public var inputAudioFormat: RealtimeTranscriptionSessionCreateRequest.InputAudioFormat?
+    /// Configuration for input audio transcription. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+    public var inputAudioTranscription: AudioTranscription?
+    /// The set of items to include in the transcription. Current available items are:
+    /// `item.input_audio_transcription.logprobs`
+    public var include: [Swift.String]?
+
+    /// Creates a new `RealtimeTranscriptionSessionCreateRequest`.
+    ///
+    /// - Parameters:
+    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
+    ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
+    ///   - inputAudioFormat: The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    ///   - inputAudioTranscription: Configuration for input audio transcription. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+    ///   - include: The set of items to include in the transcription. Current available items are:
+    public init(
+        turnDetection: RealtimeTranscriptionSessionCreateRequest.TurnDetection? = nil,
+        inputAudioNoiseReduction: RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction? = nil,
+        inputAudioFormat: RealtimeTranscriptionSessionCreateRequest.InputAudioFormat? = nil,
+        inputAudioTranscription: AudioTranscription? = nil,
+        include: [Swift.String]? = nil
+    ) {
+        self.turnDetection = turnDetection
+        self.inputAudioNoiseReduction = inputAudioNoiseReduction
+        self.inputAudioFormat = inputAudioFormat
+        self.inputAudioTranscription = inputAudioTranscription
+        self.include = include
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case turnDetection = "turn_detection"
+        case inputAudioNoiseReduction = "input_audio_noise_reduction"
+        case inputAudioFormat = "input_audio_format"
+        case inputAudioTranscription = "input_audio_transcription"
+        case include
+    }
+
+    /// Decodes a `RealtimeTranscriptionSessionCreateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.turnDetection = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequest.TurnDetection.self, forKey: .turnDetection)
+        self.inputAudioNoiseReduction = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction.self, forKey: .inputAudioNoiseReduction)
+        self.inputAudioFormat = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequest.InputAudioFormat.self, forKey: .inputAudioFormat)
+        self.inputAudioTranscription = try container.decodeIfPresent(AudioTranscription.self, forKey: .inputAudioTranscription)
+        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
+        try container.encodeIfPresent(self.inputAudioNoiseReduction, forKey: .inputAudioNoiseReduction)
+        try container.encodeIfPresent(self.inputAudioFormat, forKey: .inputAudioFormat)
+        try container.encodeIfPresent(self.inputAudioTranscription, forKey: .inputAudioTranscription)
+        try container.encodeIfPresent(self.include, forKey: .include)
+    }
+
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/turn_detection`.
+    public struct TurnDetection: Codable, Hashable, Sendable {
+        /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+        /// higher threshold will require louder audio to activate the model, and
+        /// thus might perform better in noisy environments.
+        public var threshold: Swift.Double?
+        /// Amount of audio to include before the VAD detected speech (in
+        /// milliseconds). Defaults to 300ms.
+        public var prefixPaddingMs: Swift.Int?
+        /// Duration of silence to detect speech stop (in milliseconds). Defaults
+        /// to 500ms. With shorter values the model will respond more quickly,
+        /// but may jump in on short pauses from the user.
+        public var silenceDurationMs: Swift.Int?
+
+        /// Creates a new `TurnDetection`.
+        ///
+        /// - Parameters:
+        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
+        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
+        public init(
+            threshold: Swift.Double? = nil,
+            prefixPaddingMs: Swift.Int? = nil,
+            silenceDurationMs: Swift.Int? = nil
+        ) {
+            self.threshold = threshold
+            self.prefixPaddingMs = prefixPaddingMs
+            self.silenceDurationMs = silenceDurationMs
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case threshold
+            case prefixPaddingMs = "prefix_padding_ms"
+            case silenceDurationMs = "silence_duration_ms"
+            case type
+        }
+
+        /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstantIfPresent("server_vad", forKey: .type)
+            self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
+            self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
+            self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("server_vad", forKey: .type)
+            try container.encodeIfPresent(self.threshold, forKey: .threshold)
+            try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
+            try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
+        }
+    }
+
+    /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
+    /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
+    /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/input_audio_noise_reduction`.
+    public struct InputAudioNoiseReduction: Codable, Hashable, Sendable {
+        /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+        public var type: NoiseReductionType?
+
+        /// Creates a new `InputAudioNoiseReduction`.
+        ///
+        /// - Parameters:
+        ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+        public init(type: NoiseReductionType? = nil) {
+            self.type = type
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case type
+        }
+
+        /// Decodes a `InputAudioNoiseReduction` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.type, forKey: .type)
+        }
+    }
+
+    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    /// For `pcm16`, input audio must be 16-bit PCM at a 24kHz sample rate,
+    /// single channel (mono), and little-endian byte order.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/input_audio_format`.
+    public struct InputAudioFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `pcm16`
+        public static var pcm16: Self { Self(rawValue: "pcm16") }
+
+        /// `g711_ulaw`
+        public static var g711Ulaw: Self { Self(rawValue: "g711_ulaw") }
+
+        /// `g711_alaw`
+        public static var g711Alaw: Self { Self(rawValue: "g711_alaw") }
+    }
+}
+
+/// Realtime transcription session object configuration.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA`.
+public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Sendable {
+    /// Configuration for input and output audio.
+    public var audio: RealtimeTranscriptionSessionCreateRequestGa.Audio?
+    /// Additional fields to include in server outputs.
+    ///
+    /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
+    public var include: [Swift.String]?
+
+    /// Creates a new `RealtimeTranscriptionSessionCreateRequestGa`.
+    ///
+    /// - Parameters:
+    ///   - audio: Configuration for input and output audio.
+    ///   - include: Additional fields to include in server outputs.
+    public init(
+        audio: RealtimeTranscriptionSessionCreateRequestGa.Audio? = nil,
+        include: [Swift.String]? = nil
+    ) {
+        self.audio = audio
+        self.include = include
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case audio
+        case include
+        case type
+    }
+
+    /// Decodes a `RealtimeTranscriptionSessionCreateRequestGa` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("transcription", forKey: .type)
+        self.audio = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequestGa.Audio.self, forKey: .audio)
+        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("transcription", forKey: .type)
+        try container.encodeIfPresent(self.audio, forKey: .audio)
+        try container.encodeIfPresent(self.include, forKey: .include)
+    }
+
+    /// Configuration for input and output audio.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio`.
+    public struct Audio: Codable, Hashable, Sendable {
+        /// The `input` member.
+        public var input: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input?
+
+        /// Creates a new `Audio`.
+        ///
+        /// - Parameters:
+        ///   - input: The `input` member.
+        public init(input: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input? = nil) {
+            self.input = input
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case input
+        }
+
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.input = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.self, forKey: .input)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.input, forKey: .input)
+        }
+
+        /// The `input` schema.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input`.
+        public struct Input: Codable, Hashable, Sendable {
+            /// The `format` member.
+            public var format: RealtimeAudioFormats?
+            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+            public var transcription: AudioTranscription?
+            /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
+            /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
+            /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
+            public var noiseReduction: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction?
+            /// The `turn_detection` member.
+            public var turnDetection: RealtimeTurnDetection?
+
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - format: The `format` member.
+            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+            ///   - noiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
+            ///   - turnDetection: The `turn_detection` member.
+            public init(
+                format: RealtimeAudioFormats? = nil,
+                transcription: AudioTranscription? = nil,
+                noiseReduction: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction? = nil,
+                turnDetection: RealtimeTurnDetection? = nil
+            ) {
+                self.format = format
+                self.transcription = transcription
+                self.noiseReduction = noiseReduction
+                self.turnDetection = turnDetection
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case format
+                case transcription
+                case noiseReduction = "noise_reduction"
+                case turnDetection = "turn_detection"
+            }
+
+            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
+                self.transcription = try container.decodeIfPresent(AudioTranscription.self, forKey: .transcription)
+                self.noiseReduction = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
+                self.turnDetection = try container.decodeIfPresent(RealtimeTurnDetection.self, forKey: .turnDetection)
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.format, forKey: .format)
+                try container.encodeIfPresent(self.transcription, forKey: .transcription)
+                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
+                try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
+            }
+
+            /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
+            /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
+            /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input/properties/noise_reduction`.
+            public struct NoiseReduction: Codable, Hashable, Sendable {
+                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                public var type: NoiseReductionType?
+
+                /// Creates a new `NoiseReduction`.
+                ///
+                /// - Parameters:
+                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                public init(type: NoiseReductionType? = nil) {
+                    self.type = type
+                }
+
+                enum CodingKeys: Swift.String, CodingKey {
+                    case type
+                }
+
+                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+                }
+
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encodeIfPresent(self.type, forKey: .type)
+                }
+            }
+        }
+    }
+}
+
+/// A new Realtime transcription session configuration.
+///
+/// When a session is created on the server via REST API, the session object
+/// also contains an ephemeral key. Default TTL for keys is 10 minutes. This
+/// property is not present when a session is updated via the WebSocket API.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse`.
+public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sendable {
+    /// Ephemeral key returned by the API. Only present when the session is
+    /// created on the server via REST API.
+    public var clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret
+    /// The set of modalities the model can respond with. To disable audio,
+    /// set this to ["text"].
+    public var modalities: [RealtimeTranscriptionSessionCreateResponse.Modality]?
+    /// The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    public var inputAudioFormat: Swift.String?
+    /// Configuration of the transcription model.
+    public var inputAudioTranscription: AudioTranscriptionResponse?
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server
+    /// VAD means that the model will detect the start and end of speech based on
+    /// audio volume and respond at the end of user speech.
+    public var turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection?
+
+    /// Creates a new `RealtimeTranscriptionSessionCreateResponse`.
+    ///
+    /// - Parameters:
+    ///   - clientSecret: Ephemeral key returned by the API. Only present when the session is
+    ///   - modalities: The set of modalities the model can respond with. To disable audio,
+    ///   - inputAudioFormat: The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    ///   - inputAudioTranscription: Configuration of the transcription model.
+    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server
+    public init(
+        clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret,
+        modalities: [RealtimeTranscriptionSessionCreateResponse.Modality]? = nil,
+        inputAudioFormat: Swift.String? = nil,
+        inputAudioTranscription: AudioTranscriptionResponse? = nil,
+        turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection? = nil
+    ) {
+        self.clientSecret = clientSecret
+        self.modalities = modalities
+        self.inputAudioFormat = inputAudioFormat
+        self.inputAudioTranscription = inputAudioTranscription
+        self.turnDetection = turnDetection
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case clientSecret = "client_secret"
+        case modalities
+        case inputAudioFormat = "input_audio_format"
+        case inputAudioTranscription = "input_audio_transcription"
+        case turnDetection = "turn_detection"
+    }
+
+    /// Decodes a `RealtimeTranscriptionSessionCreateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.clientSecret = try container.decode(RealtimeTranscriptionSessionCreateResponse.ClientSecret.self, forKey: .clientSecret)
+        self.modalities = try container.decodeIfPresent([RealtimeTranscriptionSessionCreateResponse.Modality].self, forKey: .modalities)
+        self.inputAudioFormat = try container.decodeIfPresent(Swift.String.self, forKey: .inputAudioFormat)
+        self.inputAudioTranscription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .inputAudioTranscription)
+        self.turnDetection = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponse.TurnDetection.self, forKey: .turnDetection)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.clientSecret, forKey: .clientSecret)
+        try container.encodeIfPresent(self.modalities, forKey: .modalities)
+        try container.encodeIfPresent(self.inputAudioFormat, forKey: .inputAudioFormat)
+        try container.encodeIfPresent(self.inputAudioTranscription, forKey: .inputAudioTranscription)
+        try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
+    }
+
+    /// Ephemeral key returned by the API. Only present when the session is
+    /// created on the server via REST API.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/client_secret`.
+    public struct ClientSecret: Codable, Hashable, Sendable {
+        /// Ephemeral key usable in client environments to authenticate connections
+        /// to the Realtime API. Use this in client-side environments rather than
+        /// a standard API token, which should only be used server-side.
+        public var value: Swift.String
+        /// Timestamp for when the token expires. Currently, all tokens expire
+        /// after one minute.
+        ///
+        /// Unix time, in seconds.
+        public var expiresAt: Swift.Int
+
+        /// Creates a new `ClientSecret`.
+        ///
+        /// - Parameters:
+        ///   - value: Ephemeral key usable in client environments to authenticate connections
+        ///   - expiresAt: Timestamp for when the token expires. Currently, all tokens expire
+        public init(
+            value: Swift.String,
+            expiresAt: Swift.Int
+        ) {
+            self.value = value
+            self.expiresAt = expiresAt
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case value
+            case expiresAt = "expires_at"
+        }
+
+        /// Decodes a `ClientSecret` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.value = try container.decode(Swift.String.self, forKey: .value)
+            self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.value, forKey: .value)
+            try container.encode(self.expiresAt, forKey: .expiresAt)
+        }
+    }
+
+    /// The `items` schema.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/modalities/items`.
+    public struct Modality: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `text`
+        public static var text: Self { Self(rawValue: "text") }
+
+        /// `audio`
+        public static var audio: Self { Self(rawValue: "audio") }
+    }
+
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server
+    /// VAD means that the model will detect the start and end of speech based on
+    /// audio volume and respond at the end of user speech.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/turn_detection`.
+    public struct TurnDetection: Codable, Hashable, Sendable {
+        /// Type of turn detection, only `server_vad` is currently supported.
+        public var type: Swift.String?
+        /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+        /// higher threshold will require louder audio to activate the model, and
+        /// thus might perform better in noisy environments.
+        public var threshold: Swift.Double?
+        /// Amount of audio to include before the VAD detected speech (in
+        /// milliseconds). Defaults to 300ms.
+        public var prefixPaddingMs: Swift.Int?
+        /// Duration of silence to detect speech stop (in milliseconds). Defaults
+        /// to 500ms. With shorter values the model will respond more quickly,
+        /// but may jump in on short pauses from the user.
+        public var silenceDurationMs: Swift.Int?
+
+        /// Creates a new `TurnDetection`.
+        ///
+        /// - Parameters:
+        ///   - type: Type of turn detection, only `server_vad` is currently supported.
+        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
+        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
+        public init(
+            type: Swift.String? = nil,
+            threshold: Swift.Double? = nil,
+            prefixPaddingMs: Swift.Int? = nil,
+            silenceDurationMs: Swift.Int? = nil
+        ) {
+            self.type = type
+            self.threshold = threshold
+            self.prefixPaddingMs = prefixPaddingMs
+            self.silenceDurationMs = silenceDurationMs
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case type
+            case threshold
+            case prefixPaddingMs = "prefix_padding_ms"
+            case silenceDurationMs = "silence_duration_ms"
+        }
+
+        /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
+            self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
+            self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
+            self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.type, forKey: .type)
+            try container.encodeIfPresent(self.threshold, forKey: .threshold)
+            try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
+            try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
+        }
+    }
+}
+
+/// A Realtime transcription session configuration object.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA`.
+public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, Sendable {
+    /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
+    public var id: Swift.String
+    /// The object type. Always `realtime.transcription_session`.
+    public var object: Swift.String
+    /// Expiration timestamp for the session, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
+    public var expiresAt: Swift.Int?
+    /// Additional fields to include in server outputs.
+    /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
+    public var include: [Swift.String]?
+    /// Configuration for input audio for the session.
+    public var audio: RealtimeTranscriptionSessionCreateResponseGa.Audio?
+
+    /// Creates a new `RealtimeTranscriptionSessionCreateResponseGa`.
+    ///
+    /// - Parameters:
+    ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
+    ///   - object: The object type. Always `realtime.transcription_session`.
+    ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
+    ///   - include: Additional fields to include in server outputs.
+    ///   - audio: Configuration for input audio for the session.
+    public init(
+        id: Swift.String,
+        object: Swift.String,
+        expiresAt: Swift.Int? = nil,
+        include: [Swift.String]? = nil,
+        audio: RealtimeTranscriptionSessionCreateResponseGa.Audio? = nil
+    ) {
+        self.id = id
+        self.object = object
+        self.expiresAt = expiresAt
+        self.include = include
+        self.audio = audio
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case object
+        case expiresAt = "expires_at"
+        case include
+        case audio
+        case type
+    }
+
+    /// Decodes a `RealtimeTranscriptionSessionCreateResponseGa` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("transcription", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.object = try container.decode(Swift.String.self, forKey: .object)
+        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
+        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
+        self.audio = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.self, forKey: .audio)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("transcription", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.object, forKey: .object)
+        try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(self.include, forKey: .include)
+        try container.encodeIfPresent(self.audio, forKey: .audio)
+    }
+
+    /// Configuration for input audio for the session.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio`.
+    public struct Audio: Codable, Hashable, Sendable {
+        /// The `input` member.
+        public var input: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input?
+
+        /// Creates a new `Audio`.
+        ///
+        /// - Parameters:
+        ///   - input: The `input` member.
+        public init(input: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input? = nil) {
+            self.input = input
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case input
+        }
+
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.input = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.self, forKey: .input)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.input, forKey: .input)
+        }
+
+        /// The `input` schema.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input`.
+        public struct Input: Codable, Hashable, Sendable {
+            /// The `format` member.
+            public var format: RealtimeAudioFormats?
+            /// Configuration of the transcription model.
+            public var transcription: AudioTranscriptionResponse?
+            /// Configuration for input audio noise reduction.
+            public var noiseReduction: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction?
+            /// Configuration for turn detection. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
+            public var turnDetection: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection?
+
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - format: The `format` member.
+            ///   - transcription: Configuration of the transcription model.
+            ///   - noiseReduction: Configuration for input audio noise reduction.
+            ///   - turnDetection: Configuration for turn detection. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
+            public init(
+                format: RealtimeAudioFormats? = nil,
+                transcription: AudioTranscriptionResponse? = nil,
+                noiseReduction: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction? = nil,
+                turnDetection: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection? = nil
+            ) {
+                self.format = format
+                self.transcription = transcription
+                self.noiseReduction = noiseReduction
+                self.turnDetection = turnDetection
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case format
+                case transcription
+                case noiseReduction = "noise_reduction"
+                case turnDetection = "turn_detection"
+            }
+
+            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
+                self.transcription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .transcription)
+                self.noiseReduction = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
+                self.turnDetection = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection.self, forKey: .turnDetection)
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.format, forKey: .format)
+                try container.encodeIfPresent(self.transcription, forKey: .transcription)
+                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
+                try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
+            }
+
+            /// Configuration for input audio noise reduction.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input/properties/noise_reduction`.
+            public struct NoiseReduction: Codable, Hashable, Sendable {
+                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                public var type: NoiseReductionType?
+
+                /// Creates a new `NoiseReduction`.
+                ///
+                /// - Parameters:
+                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                public init(type: NoiseReductionType? = nil) {
+                    self.type = type
+                }
+
+                enum CodingKeys: Swift.String, CodingKey {
+                    case type
+                }
+
+                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+                }
+
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encodeIfPresent(self.type, forKey: .type)
+                }
+            }
+
+            /// Configuration for turn detection. Can be set to `null` to turn off. Server
+            /// VAD means that the model will detect the start and end of speech based on
+            /// audio volume and respond at the end of user speech. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input/properties/turn_detection/anyOf/0`.
+            public struct TurnDetection: Codable, Hashable, Sendable {
+                /// Type of turn detection, only `server_vad` is currently supported.
+                public var type: Swift.String?
+                /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+                /// higher threshold will require louder audio to activate the model, and
+                /// thus might perform better in noisy environments.
+                public var threshold: Swift.Double?
+                /// Amount of audio to include before the VAD detected speech (in
+                /// milliseconds). Defaults to 300ms.
+                public var prefixPaddingMs: Swift.Int?
+                /// Duration of silence to detect speech stop (in milliseconds). Defaults
+                /// to 500ms. With shorter values the model will respond more quickly,
+                /// but may jump in on short pauses from the user.
+                public var silenceDurationMs: Swift.Int?
+
+                /// Creates a new `TurnDetection`.
+                ///
+                /// - Parameters:
+                ///   - type: Type of turn detection, only `server_vad` is currently supported.
+                ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+                ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
+                ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
+                public init(
+                    type: Swift.String? = nil,
+                    threshold: Swift.Double? = nil,
+                    prefixPaddingMs: Swift.Int? = nil,
+                    silenceDurationMs: Swift.Int? = nil
+                ) {
+                    self.type = type
+                    self.threshold = threshold
+                    self.prefixPaddingMs = prefixPaddingMs
+                    self.silenceDurationMs = silenceDurationMs
+                }
+
+                enum CodingKeys: Swift.String, CodingKey {
+                    case type
+                    case threshold
+                    case prefixPaddingMs = "prefix_padding_ms"
+                    case silenceDurationMs = "silence_duration_ms"
+                }
+
+                /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
+                    self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
+                    self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
+                    self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
+                }
+
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encodeIfPresent(self.type, forKey: .type)
+                    try container.encodeIfPresent(self.threshold, forKey: .threshold)
+                    try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
+                    try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
+                }
+            }
+        }
+    }
+}
+
+/// A Realtime translation client event.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEvent`.
+public enum RealtimeTranslationClientEvent: Codable, Hashable, Sendable {
+    /// Send this event to update the translation session configuration. Translation (type: `session.update`)
+    case sessionUpdate(RealtimeTranslationClientEventSessionUpdate)
+    /// Send this event to append audio bytes to the translation session input audio buffer. (type: `session.input_audio_buffer.append`)
+    case sessionInputAudioBufferAppend(RealtimeTranslationClientEventInputAudioBufferAppend)
+    /// Gracefully close the realtime translation session. The server flushes pending (type: `session.close`)
+    case sessionClose(RealtimeTranslationClientEventSessionClose)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "session.update":
+                self = .sessionUpdate(try RealtimeTranslationClientEventSessionUpdate(from: decoder))
+            case "session.input_audio_buffer.append":
+                self = .sessionInputAudioBufferAppend(try RealtimeTranslationClientEventInputAudioBufferAppend(from: decoder))
+            case "session.close":
+                self = .sessionClose(try RealtimeTranslationClientEventSessionClose(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .sessionUpdate(let value): try value.encode(to: encoder)
+            case .sessionInputAudioBufferAppend(let value): try value.encode(to: encoder)
+            case .sessionClose(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Send this event to append audio bytes to the translation session input audio buffer.
+///
+/// WebSocket translation sessions accept base64-encoded 24 kHz PCM16 mono
+/// little-endian raw audio bytes. Unsupported websocket audio formats return a
+/// validation error because lower-quality audio materially degrades translation
+/// quality.
+///
+/// Translation consumes 200 ms engine frames. For best realtime behavior, append
+/// audio in 200 ms chunks. If a chunk is shorter, the server buffers it until it
+/// has enough audio for one frame. If a chunk is longer, the server splits it into
+/// 200 ms frames and enqueues them back-to-back.
+///
+/// Keep appending silence while the session is active. If a client stops sending
+/// audio and later resumes, model time treats the resumed audio as contiguous with
+/// the previous audio rather than as a real-world pause.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventInputAudioBufferAppend`.
+public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Hashable, Sendable {
+    /// Optional client-generated ID used to identify this event.
+    public var eventID: Swift.String?
+    /// Base64-encoded 24 kHz PCM16 mono audio bytes.
+    public var audio: Swift.String
+
+    /// Creates a new `RealtimeTranslationClientEventInputAudioBufferAppend`.
+    ///
+    /// - Parameters:
+    ///   - audio: Base64-encoded 24 kHz PCM16 mono audio bytes.
+    ///   - eventID: Optional client-generated ID used to identify this event.
+    public init(
+        audio: Swift.String,
+        eventID: Swift.String? = nil
+    ) {
+        self.eventID = eventID
+        self.audio = audio
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case audio
+        case type
+    }
+
+    /// Decodes a `RealtimeTranslationClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("session.input_audio_buffer.append", forKey: .type)
+        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+        self.audio = try container.decode(Swift.String.self, forKey: .audio)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("session.input_audio_buffer.append", forKey: .type)
+        try container.encodeIfPresent(self.eventID, forKey: .eventID)
+        try container.encode(self.audio, forKey: .audio)
+    }
+}
+
+/// Gracefully close the realtime translation session. The server flushes pending
+/// input audio and emits any remaining translated output before closing the
+/// session.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionClose`.
+public struct RealtimeTranslationClientEventSessionClose: Codable, Hashable, Sendable {
+    /// Optional client-generated ID used to identify this event.
+    public var eventID: Swift.String?
+
+    /// Creates a new `RealtimeTranslationClientEventSessionClose`.
+    ///
+    /// - Parameters:
+    ///   - eventID: Optional client-generated ID used to identify this event.
+    public init(eventID: Swift.String? = nil) {
         self.eventID = eventID
     }
 
@@ -25,12 +1739,328 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Se
         case type
     }
 
+    /// Decodes a `RealtimeTranslationClientEventSessionClose` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("session.close", forKey: .type)
+        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("session.close", forKey: .type)
+        try container.encodeIfPresent(self.eventID, forKey: .eventID)
+    }
+}
+
+/// Send this event to update the translation session configuration. Translation
+/// sessions support updates to `audio.output.language`, `audio.input.transcription`,
+/// and `audio.input.noise_reduction`.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionUpdate`.
+public struct RealtimeTranslationClientEventSessionUpdate: Codable, Hashable, Sendable {
+    /// Optional client-generated ID used to identify this event.
+    public var eventID: Swift.String?
+    /// Translation session fields to update. The session `type` and `model` are set
+    /// at creation and cannot be changed with `session.update`.
+    public var session: RealtimeTranslationSessionUpdateRequest
+
+    /// Creates a new `RealtimeTranslationClientEventSessionUpdate`.
+    ///
+    /// - Parameters:
+    ///   - session: Translation session fields to update. The session `type` and `model` are set
+    ///   - eventID: Optional client-generated ID used to identify this event.
+    public init(
+        session: RealtimeTranslationSessionUpdateRequest,
+        eventID: Swift.String? = nil
+    ) {
+        self.eventID = eventID
+        self.session = session
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case session
+        case type
+    }
+
+    /// Decodes a `RealtimeTranslationClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("session.update", forKey: .type)
+        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+        self.session = try container.decode(RealtimeTranslationSessionUpdateRequest.self, forKey: .session)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("session.update", forKey: .type)
+        try container.encodeIfPresent(self.eventID, forKey: .eventID)
+        try container.encode(self.session, forKey: .session)
+    }
+}
+
+/// Create a translation session and client secret for the Realtime API.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest`.
+public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, Sendable {
+    /// Configuration for the client secret expiration. Expiration refers to the time after which
+    /// a client secret will no longer be valid for creating sessions. The session itself may
+    /// continue after that time once started. A secret can be used to create multiple sessions
+    /// until it expires.
+    public var expiresAfter: RealtimeTranslationClientSecretCreateRequest.ExpiresAfter?
+    /// Realtime translation session configuration. Translation sessions stream source
+    /// audio in and translated audio plus transcript deltas out continuously.
+    public var session: RealtimeTranslationSessionCreateRequest
+
+    /// Creates a new `RealtimeTranslationClientSecretCreateRequest`.
+    ///
+    /// - Parameters:
+    ///   - session: Realtime translation session configuration. Translation sessions stream source
+    ///   - expiresAfter: Configuration for the client secret expiration. Expiration refers to the time after which
+    public init(
+        session: RealtimeTranslationSessionCreateRequest,
+        expiresAfter: RealtimeTranslationClientSecretCreateRequest.ExpiresAfter? = nil
+    ) {
+        self.expiresAfter = expiresAfter
+        self.session = session
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case expiresAfter = "expires_after"
+        case session
+    }
+
+    /// Decodes a `RealtimeTranslationClientSecretCreateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.expiresAfter = try container.decodeIfPresent(RealtimeTranslationClientSecretCreateRequest.ExpiresAfter.self, forKey: .expiresAfter)
+        self.session = try container.decode(RealtimeTranslationSessionCreateRequest.self, forKey: .session)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
+        try container.encode(self.session, forKey: .session)
+    }
+
+    /// Configuration for the client secret expiration. Expiration refers to the time after which
+    /// a client secret will no longer be valid for creating sessions. The session itself may
+    /// continue after that time once started. A secret can be used to create multiple sessions
+    /// until it expires.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest/properties/expires_after`.
+    public struct ExpiresAfter: Codable, Hashable, Sendable {
+        /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
+        public var seconds: Swift.Int?
+
+        /// Creates a new `ExpiresAfter`.
+        ///
+        /// - Parameters:
+        ///   - seconds: The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
+        public init(seconds: Swift.Int? = nil) {
+            self.seconds = seconds
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case seconds
+            case anchor
+        }
+
+        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstantIfPresent("created_at", forKey: .anchor)
+            self.seconds = try container.decodeIfPresent(Swift.Int.self, forKey: .seconds)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("created_at", forKey: .anchor)
+            try container.encodeIfPresent(self.seconds, forKey: .seconds)
+        }
+    }
+}
+
+/// Response from creating a translation session and client secret for the Realtime API.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateResponse`.
+public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, Sendable {
+    /// The generated client secret value.
+    public var value: Swift.String
+    /// Expiration timestamp for the client secret, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
+    public var expiresAt: Swift.Int
+    /// A Realtime translation session. Translation sessions continuously translate input
+    /// audio into the configured output language.
+    public var session: RealtimeTranslationSession
+
+    /// Creates a new `RealtimeTranslationClientSecretCreateResponse`.
+    ///
+    /// - Parameters:
+    ///   - value: The generated client secret value.
+    ///   - expiresAt: Expiration timestamp for the client secret, in seconds since epoch.
+    ///   - session: A Realtime translation session. Translation sessions continuously translate input
+    public init(
+        value: Swift.String,
+        expiresAt: Swift.Int,
+        session: RealtimeTranslationSession
+    ) {
+        self.value = value
+        self.expiresAt = expiresAt
+        self.session = session
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case value
+        case expiresAt = "expires_at"
+        case session
+    }
+
+    /// Decodes a `RealtimeTranslationClientSecretCreateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.value = try container.decode(Swift.String.self, forKey: .value)
+        self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
+        self.session = try container.decode(RealtimeTranslationSession.self, forKey: .session)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.value, forKey: .value)
+        try container.encode(self.expiresAt, forKey: .expiresAt)
+        try container.encode(self.session, forKey: .session)
+    }
+}
+
+/// A Realtime translation server event.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEvent`.
+public enum RealtimeTranslationServerEvent: Codable, Hashable, Sendable {
+    /// Returned when an error occurs, which could be a client problem or a server (type: `error`)
+    case error(RealtimeServerEventError)
+    /// Returned when a translation session is created. Emitted automatically when a (type: `session.created`)
+    case sessionCreated(RealtimeTranslationServerEventSessionCreated)
+    /// Returned when a translation session is updated with a `session.update` event, (type: `session.updated`)
+    case sessionUpdated(RealtimeTranslationServerEventSessionUpdated)
+    /// Returned when a realtime translation session is closed. (type: `session.closed`)
+    case sessionClosed(RealtimeTranslationServerEventSessionClosed)
+    /// Returned when optional source-language transcript text is available. This event (type: `session.input_transcript.delta`)
+    case sessionInputTranscriptDelta(RealtimeTranslationServerEventSessionInputTranscriptDelta)
+    /// Returned when translated transcript text is available. (type: `session.output_transcript.delta`)
+    case sessionOutputTranscriptDelta(RealtimeTranslationServerEventSessionOutputTranscriptDelta)
+    /// Returned when translated output audio is available. The `delta` contains a (type: `session.output_audio.delta`)
+    case sessionOutputAudioDelta(RealtimeTranslationServerEventSessionOutputAudioDelta)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "error":
+                self = .error(try RealtimeServerEventError(from: decoder))
+            case "session.created":
+                self = .sessionCreated(try RealtimeTranslationServerEventSessionCreated(from: decoder))
+            case "session.updated":
+                self = .sessionUpdated(try RealtimeTranslationServerEventSessionUpdated(from: decoder))
+            case "session.closed":
+                self = .sessionClosed(try RealtimeTranslationServerEventSessionClosed(from: decoder))
+            case "session.input_transcript.delta":
+                self = .sessionInputTranscriptDelta(try RealtimeTranslationServerEventSessionInputTranscriptDelta(from: decoder))
+            case "session.output_transcript.delta":
+                self = .sessionOutputTranscriptDelta(try RealtimeTranslationServerEventSessionOutputTranscriptDelta(from: decoder))
+            case "session.output_audio.delta":
+                self = .sessionOutputAudioDelta(try RealtimeTranslationServerEventSessionOutputAudioDelta(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .error(let value): try value.encode(to: encoder)
+            case .sessionCreated(let value): try value.encode(to: encoder)
+            case .sessionUpdated(let value): try value.encode(to: encoder)
+            case .sessionClosed(let value): try value.encode(to: encoder)
+            case .sessionInputTranscriptDelta(let value): try value.encode(to: encoder)
+            case .sessionOutputTranscriptDelta(let value): try value.encode(to: encoder)
+            case .sessionOutputAudioDelta(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Returned when a realtime translation session is closed.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionClosed`.
+public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Sendable {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+
+    /// Creates a new `RealtimeTranslationServerEventSessionClosed`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    public init(eventID: Swift.String) {
+        self.eventID = eventID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case type
+    }
+
+    /// Decodes a `RealtimeTranslationServerEventSessionClosed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.closed", forKey: .type)
         self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.closed", forKey: .type)
@@ -49,7 +2079,7 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Hashable, S
     /// The translation session configuration.
     public var session: RealtimeTranslationSession
 
-    /// Creates a `RealtimeTranslationServerEventSessionCreated`.
+    /// Creates a new `RealtimeTranslationServerEventSessionCreated`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -68,6 +2098,10 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `RealtimeTranslationServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.created", forKey: .type)
@@ -75,6 +2109,9 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Hashable, S
         self.session = try container.decode(RealtimeTranslationSession.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.created", forKey: .type)
@@ -95,9 +2132,10 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
     public var eventID: Swift.String
     /// Append-only source-language transcript text.
     public var delta: Swift.String
+    /// The `elapsed_ms` member.
     public var elapsedMs: Swift.Int?
 
-    /// Creates a `RealtimeTranslationServerEventSessionInputTranscriptDelta`.
+    /// Creates a new `RealtimeTranslationServerEventSessionInputTranscriptDelta`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -120,6 +2158,10 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
         case type
     }
 
+    /// Decodes a `RealtimeTranslationServerEventSessionInputTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.input_transcript.delta", forKey: .type)
@@ -128,6 +2170,9 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
         self.elapsedMs = try container.decodeIfPresent(Swift.Int.self, forKey: .elapsedMs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.input_transcript.delta", forKey: .type)
@@ -151,9 +2196,10 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Ha
     public var sampleRate: Swift.Int?
     /// Number of audio channels.
     public var channels: Swift.Int?
+    /// The `elapsed_ms` member.
     public var elapsedMs: Swift.Int?
 
-    /// Creates a `RealtimeTranslationServerEventSessionOutputAudioDelta`.
+    /// Creates a new `RealtimeTranslationServerEventSessionOutputAudioDelta`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -185,6 +2231,10 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Ha
         case format
     }
 
+    /// Decodes a `RealtimeTranslationServerEventSessionOutputAudioDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.output_audio.delta", forKey: .type)
@@ -196,6 +2246,9 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Ha
         self.elapsedMs = try container.decodeIfPresent(Swift.Int.self, forKey: .elapsedMs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.output_audio.delta", forKey: .type)
@@ -219,9 +2272,10 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
     public var eventID: Swift.String
     /// Append-only transcript text for the translated output audio.
     public var delta: Swift.String
+    /// The `elapsed_ms` member.
     public var elapsedMs: Swift.Int?
 
-    /// Creates a `RealtimeTranslationServerEventSessionOutputTranscriptDelta`.
+    /// Creates a new `RealtimeTranslationServerEventSessionOutputTranscriptDelta`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -244,6 +2298,10 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
         case type
     }
 
+    /// Decodes a `RealtimeTranslationServerEventSessionOutputTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.output_transcript.delta", forKey: .type)
@@ -252,6 +2310,9 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
         self.elapsedMs = try container.decodeIfPresent(Swift.Int.self, forKey: .elapsedMs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.output_transcript.delta", forKey: .type)
@@ -271,7 +2332,7 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Hashable, S
     /// The translation session configuration.
     public var session: RealtimeTranslationSession
 
-    /// Creates a `RealtimeTranslationServerEventSessionUpdated`.
+    /// Creates a new `RealtimeTranslationServerEventSessionUpdated`.
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
@@ -290,6 +2351,10 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `RealtimeTranslationServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("session.updated", forKey: .type)
@@ -297,6 +2362,9 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Hashable, S
         self.session = try container.decode(RealtimeTranslationSession.self, forKey: .session)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("session.updated", forKey: .type)
@@ -322,7 +2390,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
     /// Configuration for translation input and output audio.
     public var audio: RealtimeTranslationSession.Audio
 
-    /// Creates a `RealtimeTranslationSession`.
+    /// Creates a new `RealtimeTranslationSession`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
@@ -349,6 +2417,10 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RealtimeTranslationSession` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("translation", forKey: .type)
@@ -358,6 +2430,9 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
         self.audio = try container.decode(RealtimeTranslationSession.Audio.self, forKey: .audio)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("translation", forKey: .type)
@@ -371,10 +2446,12 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable {
+        /// The `input` member.
         public var input: RealtimeTranslationSession.Audio.Input?
+        /// The `output` member.
         public var output: RealtimeTranslationSession.Audio.Output?
 
-        /// Creates a `Audio`.
+        /// Creates a new `Audio`.
         ///
         /// - Parameters:
         ///   - input: The `input` member.
@@ -392,24 +2469,35 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
             case output
         }
 
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.input = try container.decodeIfPresent(RealtimeTranslationSession.Audio.Input.self, forKey: .input)
             self.output = try container.decodeIfPresent(RealtimeTranslationSession.Audio.Output.self, forKey: .output)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.input, forKey: .input)
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
+        /// The `input` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable {
+            /// The `transcription` member.
             public var transcription: RealtimeTranslationSession.Audio.Input.Transcription?
+            /// The `noise_reduction` member.
             public var noiseReduction: RealtimeTranslationSession.Audio.Input.NoiseReduction?
 
-            /// Creates a `Input`.
+            /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - transcription: The `transcription` member.
@@ -427,12 +2515,19 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                 case noiseReduction = "noise_reduction"
             }
 
+            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.transcription = try container.decodeIfPresent(RealtimeTranslationSession.Audio.Input.Transcription.self, forKey: .transcription)
                 self.noiseReduction = try container.decodeIfPresent(RealtimeTranslationSession.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.transcription, forKey: .transcription)
@@ -448,13 +2543,11 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                 /// The transcription model used for source transcript deltas.
                 public var model: Swift.String
 
-                /// Creates a `Transcription`.
+                /// Creates a new `Transcription`.
                 ///
                 /// - Parameters:
                 ///   - model: The transcription model used for source transcript deltas.
-                public init(
-                    model: Swift.String
-                ) {
+                public init(model: Swift.String) {
                     self.model = model
                 }
 
@@ -462,11 +2555,18 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                     case model
                 }
 
+                /// Decodes a `Transcription` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.model = try container.decode(Swift.String.self, forKey: .model)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(self.model, forKey: .model)
@@ -480,13 +2580,11 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
 
-                /// Creates a `NoiseReduction`.
+                /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
                 ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(
-                    type: NoiseReductionType
-                ) {
+                public init(type: NoiseReductionType) {
                     self.type = type
                 }
 
@@ -494,11 +2592,18 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                     case type
                 }
 
+                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.type = try container.decode(NoiseReductionType.self, forKey: .type)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(self.type, forKey: .type)
@@ -506,18 +2611,18 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
             }
         }
 
+        /// The `output` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable {
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
 
-            /// Creates a `Output`.
+            /// Creates a new `Output`.
             ///
             /// - Parameters:
             ///   - language: Target language for translated output audio and transcript deltas.
-            public init(
-                language: Swift.String? = nil
-            ) {
+            public init(language: Swift.String? = nil) {
                 self.language = language
             }
 
@@ -525,11 +2630,18 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                 case language
             }
 
+            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.language = try container.decodeIfPresent(Swift.String.self, forKey: .language)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.language, forKey: .language)
@@ -548,7 +2660,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
     /// Configuration for translation input and output audio.
     public var audio: RealtimeTranslationSessionCreateRequest.Audio?
 
-    /// Creates a `RealtimeTranslationSessionCreateRequest`.
+    /// Creates a new `RealtimeTranslationSessionCreateRequest`.
     ///
     /// - Parameters:
     ///   - model: The Realtime translation model used for this session.
@@ -566,12 +2678,19 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
         case audio
     }
 
+    /// Decodes a `RealtimeTranslationSessionCreateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.audio = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.self, forKey: .audio)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -582,10 +2701,12 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable {
+        /// The `input` member.
         public var input: RealtimeTranslationSessionCreateRequest.Audio.Input?
+        /// The `output` member.
         public var output: RealtimeTranslationSessionCreateRequest.Audio.Output?
 
-        /// Creates a `Audio`.
+        /// Creates a new `Audio`.
         ///
         /// - Parameters:
         ///   - input: The `input` member.
@@ -603,24 +2724,35 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
             case output
         }
 
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.input = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.Input.self, forKey: .input)
             self.output = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.Output.self, forKey: .output)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.input, forKey: .input)
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
+        /// The `input` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable {
+            /// The `transcription` member.
             public var transcription: RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription?
+            /// The `noise_reduction` member.
             public var noiseReduction: RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction?
 
-            /// Creates a `Input`.
+            /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - transcription: The `transcription` member.
@@ -638,12 +2770,19 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 case noiseReduction = "noise_reduction"
             }
 
+            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.transcription = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription.self, forKey: .transcription)
                 self.noiseReduction = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.transcription, forKey: .transcription)
@@ -659,13 +2798,11 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 /// The transcription model to use for source transcript deltas.
                 public var model: Swift.String
 
-                /// Creates a `Transcription`.
+                /// Creates a new `Transcription`.
                 ///
                 /// - Parameters:
                 ///   - model: The transcription model to use for source transcript deltas.
-                public init(
-                    model: Swift.String
-                ) {
+                public init(model: Swift.String) {
                     self.model = model
                 }
 
@@ -673,11 +2810,18 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                     case model
                 }
 
+                /// Decodes a `Transcription` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.model = try container.decode(Swift.String.self, forKey: .model)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(self.model, forKey: .model)
@@ -691,13 +2835,11 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
 
-                /// Creates a `NoiseReduction`.
+                /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
                 ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(
-                    type: NoiseReductionType
-                ) {
+                public init(type: NoiseReductionType) {
                     self.type = type
                 }
 
@@ -705,11 +2847,18 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                     case type
                 }
 
+                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.type = try container.decode(NoiseReductionType.self, forKey: .type)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(self.type, forKey: .type)
@@ -717,18 +2866,18 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
             }
         }
 
+        /// The `output` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable {
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
 
-            /// Creates a `Output`.
+            /// Creates a new `Output`.
             ///
             /// - Parameters:
             ///   - language: Target language for translated output audio and transcript deltas.
-            public init(
-                language: Swift.String? = nil
-            ) {
+            public init(language: Swift.String? = nil) {
                 self.language = language
             }
 
@@ -736,11 +2885,18 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 case language
             }
 
+            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.language = try container.decodeIfPresent(Swift.String.self, forKey: .language)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.language, forKey: .language)
@@ -756,13 +2912,11 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
     /// Configuration for translation input and output audio.
     public var audio: RealtimeTranslationSessionUpdateRequest.Audio?
 
-    /// Creates a `RealtimeTranslationSessionUpdateRequest`.
+    /// Creates a new `RealtimeTranslationSessionUpdateRequest`.
     ///
     /// - Parameters:
     ///   - audio: Configuration for translation input and output audio.
-    public init(
-        audio: RealtimeTranslationSessionUpdateRequest.Audio? = nil
-    ) {
+    public init(audio: RealtimeTranslationSessionUpdateRequest.Audio? = nil) {
         self.audio = audio
     }
 
@@ -770,11 +2924,18 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
         case audio
     }
 
+    /// Decodes a `RealtimeTranslationSessionUpdateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.audio = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.self, forKey: .audio)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.audio, forKey: .audio)
@@ -784,10 +2945,12 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable {
+        /// The `input` member.
         public var input: RealtimeTranslationSessionUpdateRequest.Audio.Input?
+        /// The `output` member.
         public var output: RealtimeTranslationSessionUpdateRequest.Audio.Output?
 
-        /// Creates a `Audio`.
+        /// Creates a new `Audio`.
         ///
         /// - Parameters:
         ///   - input: The `input` member.
@@ -805,24 +2968,35 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
             case output
         }
 
+        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.input = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.Input.self, forKey: .input)
             self.output = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.Output.self, forKey: .output)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.input, forKey: .input)
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
+        /// The `input` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable {
+            /// The `transcription` member.
             public var transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription?
+            /// The `noise_reduction` member.
             public var noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction?
 
-            /// Creates a `Input`.
+            /// Creates a new `Input`.
             ///
             /// - Parameters:
             ///   - transcription: The `transcription` member.
@@ -840,12 +3014,19 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                 case noiseReduction = "noise_reduction"
             }
 
+            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.transcription = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription.self, forKey: .transcription)
                 self.noiseReduction = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.transcription, forKey: .transcription)
@@ -861,13 +3042,11 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                 /// The transcription model to use for source transcript deltas.
                 public var model: Swift.String
 
-                /// Creates a `Transcription`.
+                /// Creates a new `Transcription`.
                 ///
                 /// - Parameters:
                 ///   - model: The transcription model to use for source transcript deltas.
-                public init(
-                    model: Swift.String
-                ) {
+                public init(model: Swift.String) {
                     self.model = model
                 }
 
@@ -875,11 +3054,18 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                     case model
                 }
 
+                /// Decodes a `Transcription` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.model = try container.decode(Swift.String.self, forKey: .model)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(self.model, forKey: .model)
@@ -893,13 +3079,11 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
 
-                /// Creates a `NoiseReduction`.
+                /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
                 ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(
-                    type: NoiseReductionType
-                ) {
+                public init(type: NoiseReductionType) {
                     self.type = type
                 }
 
@@ -907,11 +3091,18 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                     case type
                 }
 
+                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                ///
+                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+                ///   of a member whose value does not fit its type.
                 public init(from decoder: any Decoder) throws {
                     let container = try decoder.container(keyedBy: CodingKeys.self)
                     self.type = try container.decode(NoiseReductionType.self, forKey: .type)
                 }
 
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     var container = encoder.container(keyedBy: CodingKeys.self)
                     try container.encode(self.type, forKey: .type)
@@ -919,18 +3110,18 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
             }
         }
 
+        /// The `output` schema.
+        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable {
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
 
-            /// Creates a `Output`.
+            /// Creates a new `Output`.
             ///
             /// - Parameters:
             ///   - language: Target language for translated output audio and transcript deltas.
-            public init(
-                language: Swift.String? = nil
-            ) {
+            public init(language: Swift.String? = nil) {
                 self.language = language
             }
 
@@ -938,11 +3129,18 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                 case language
             }
 
+            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.language = try container.decodeIfPresent(Swift.String.self, forKey: .language)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.language, forKey: .language)
@@ -970,6 +3168,9 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? RealtimeTruncation.StringValue(from: decoder) {
             self = .string(value)
@@ -982,6 +3183,9 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -996,8 +3200,10 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTruncation/oneOf/0`.
     public struct StringValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -1016,7 +3222,7 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
         /// Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
         public var tokenLimits: RealtimeTruncation.RetentionRatioTruncation.TokenLimits?
 
-        /// Creates a `RetentionRatioTruncation`.
+        /// Creates a new `RetentionRatioTruncation`.
         ///
         /// - Parameters:
         ///   - retentionRatio: Fraction of post-instruction conversation tokens to retain (`0.0` - `1.0`) when the conversation exceeds the input token limit. Setting this to `0.8` means that messages will be dropped until 80% of the maximum allowed tokens are used. This helps reduce the frequency of truncations and improve cache rates.
@@ -1035,6 +3241,10 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `RetentionRatioTruncation` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("retention_ratio", forKey: .type)
@@ -1042,6 +3252,9 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
             self.tokenLimits = try container.decodeIfPresent(RealtimeTruncation.RetentionRatioTruncation.TokenLimits.self, forKey: .tokenLimits)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("retention_ratio", forKey: .type)
@@ -1056,13 +3269,11 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
             /// Maximum tokens allowed in the conversation after instructions (which including tool definitions). For example, setting this to 5,000 would mean that truncation would occur when the conversation exceeds 5,000 tokens after instructions. This cannot be higher than the model's context window size minus the maximum output tokens.
             public var postInstructions: Swift.Int?
 
-            /// Creates a `TokenLimits`.
+            /// Creates a new `TokenLimits`.
             ///
             /// - Parameters:
             ///   - postInstructions: Maximum tokens allowed in the conversation after instructions (which including tool definitions). For example, setting this to 5,000 would mean that truncation would occur when the conversation exceeds 5,000 tokens after instructions. This cannot be higher than the model's context window size minus the maximum output tokens.
-            public init(
-                postInstructions: Swift.Int? = nil
-            ) {
+            public init(postInstructions: Swift.Int? = nil) {
                 self.postInstructions = postInstructions
             }
 
@@ -1070,11 +3281,18 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
                 case postInstructions = "post_instructions"
             }
 
+            /// Decodes a `TokenLimits` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.postInstructions = try container.decodeIfPresent(Swift.Int.self, forKey: .postInstructions)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.postInstructions, forKey: .postInstructions)
@@ -1103,6 +3321,9 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "server_vad":
@@ -1114,6 +3335,9 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .serverVad(let value): try value.encode(to: encoder)
@@ -1146,9 +3370,10 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
         ///
         /// If both `create_response` and `interrupt_response` are set to `false`, the model will never respond automatically but VAD events will still be emitted.
         public var interruptResponse: Swift.Bool?
+        /// The `idle_timeout_ms` member.
         public var idleTimeoutMs: Swift.Int?
 
-        /// Creates a `ServerVad`.
+        /// Creates a new `ServerVad`.
         ///
         /// - Parameters:
         ///   - threshold: Used only for `server_vad` mode. Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
@@ -1183,6 +3408,10 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ServerVad` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("server_vad", forKey: .type)
@@ -1194,6 +3423,9 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
             self.idleTimeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .idleTimeoutMs)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("server_vad", forKey: .type)
@@ -1218,7 +3450,7 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
         /// conversation (i.e. `conversation` of `auto`) when a VAD start event occurs.
         public var interruptResponse: Swift.Bool?
 
-        /// Creates a `SemanticVad`.
+        /// Creates a new `SemanticVad`.
         ///
         /// - Parameters:
         ///   - eagerness: Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
@@ -1241,6 +3473,10 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `SemanticVad` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("semantic_vad", forKey: .type)
@@ -1249,6 +3485,9 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
             self.interruptResponse = try container.decodeIfPresent(Swift.Bool.self, forKey: .interruptResponse)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("semantic_vad", forKey: .type)
@@ -1263,8 +3502,10 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0/oneOf/1/properties/eagerness`.
         public struct Eagerness: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `low`

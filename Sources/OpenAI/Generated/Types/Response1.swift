@@ -11,13 +11,11 @@ public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable {
     /// The custom grammar for the model to follow.
     public var grammar: Swift.String
 
-    /// Creates a `ResponseFormatTextGrammar`.
+    /// Creates a new `ResponseFormatTextGrammar`.
     ///
     /// - Parameters:
     ///   - grammar: The custom grammar for the model to follow.
-    public init(
-        grammar: Swift.String
-    ) {
+    public init(grammar: Swift.String) {
         self.grammar = grammar
     }
 
@@ -26,12 +24,19 @@ public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseFormatTextGrammar` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("grammar", forKey: .type)
         self.grammar = try container.decode(Swift.String.self, forKey: .grammar)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("grammar", forKey: .type)
@@ -44,7 +49,7 @@ public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatTextPython`.
 public struct ResponseFormatTextPython: Codable, Hashable, Sendable {
-    /// Creates a `ResponseFormatTextPython`.
+    /// Creates a new `ResponseFormatTextPython`.
     public init() {
     }
 
@@ -52,11 +57,18 @@ public struct ResponseFormatTextPython: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseFormatTextPython` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("python", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("python", forKey: .type)
@@ -77,17 +89,17 @@ public struct ResponseWsError: Codable, Hashable, Sendable {
     /// originating `response.create` event supplied a `stream_id`.
     public var streamID: Swift.String?
 
-    /// Creates a `ResponseWsError`.
+    /// Creates a new `ResponseWsError`.
     ///
     /// - Parameters:
+    ///   - error: Details about the error.
     ///   - status: The HTTP status code associated with a WebSocket protocol error.
     ///   - sequenceNumber: The sequence number of an error emitted by the response stream.
-    ///   - error: Details about the error.
     ///   - streamID: The WebSocket lane that emitted this event. This field is present when the
     public init(
+        error: ErrorPayload,
         status: Swift.Int? = nil,
         sequenceNumber: Swift.Int? = nil,
-        error: ErrorPayload,
         streamID: Swift.String? = nil
     ) {
         self.status = status
@@ -104,6 +116,10 @@ public struct ResponseWsError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseWsError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("error", forKey: .type)
@@ -113,6 +129,9 @@ public struct ResponseWsError: Codable, Hashable, Sendable {
         self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("error", forKey: .type)
@@ -147,13 +166,16 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
     /// conversation lineage, so a new lane can fork from a response created
     /// on another lane.
     public var streamID: Swift.String?
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -164,9 +186,12 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
         get { _user }
         set { _user = newValue }
     }
+    /// The `safety_identifier` member.
     public var safetyIdentifier: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: ResponsesClientEventResponseCreate.PromptCacheRetention?
+    /// The `prompt_cache_retention` member.
     @available(*, deprecated)
     public var promptCacheRetention: ResponsesClientEventResponseCreate.PromptCacheRetention? {
         get { _promptCacheRetention }
@@ -174,13 +199,16 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
     }
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses?
+    /// The `background` member.
     public var background: Swift.Bool?
+    /// The `max_tool_calls` member.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -208,14 +236,18 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
+    /// The `prompt` member.
     public var prompt: Prompt?
+    /// The `service_tier` member.
     public var serviceTier: ServiceTierResponses?
     private var _truncation: ResponsesClientEventResponseCreate.Truncation?
+    /// The `truncation` member.
     @available(*, deprecated)
     public var truncation: ResponsesClientEventResponseCreate.Truncation? {
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// The `reasoning` member.
     public var reasoning: Reasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
@@ -226,18 +258,28 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
     /// - [Conversation state](/docs/guides/conversation-state)
     /// - [Function calling](/docs/guides/function-calling)
     public var input: InputParam?
+    /// The `include` member.
     public var include: [IncludeEnum]?
+    /// The `parallel_tool_calls` member.
     public var parallelToolCalls: Swift.Bool?
+    /// The `store` member.
     public var store: Swift.Bool?
+    /// The `instructions` member.
     public var instructions: Swift.String?
+    /// The `moderation` member.
     public var moderation: ModerationParam?
+    /// The `stream` member.
     public var stream: Swift.Bool?
+    /// The `stream_options` member.
     public var streamOptions: ResponseStreamOptions?
+    /// The `conversation` member.
     public var conversation: ConversationParam?
+    /// The `context_management` member.
     public var contextManagement: [ContextManagementParam]?
+    /// The `max_output_tokens` member.
     public var maxOutputTokens: Swift.Int?
 
-    /// Creates a `ResponsesClientEventResponseCreate`.
+    /// Creates a new `ResponsesClientEventResponseCreate`.
     ///
     /// - Parameters:
     ///   - streamID: The WebSocket lane for this response. Requests with the same
@@ -376,6 +418,10 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponsesClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.create", forKey: .type)
@@ -413,6 +459,9 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
         self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.create", forKey: .type)
@@ -466,8 +515,10 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
     public struct PromptCacheRetention: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_memory`
@@ -488,8 +539,10 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateResponse/allOf/2/properties/truncation/anyOf/0`.
     public struct Truncation: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`

@@ -128,6 +128,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "response.audio.delta":
@@ -251,6 +254,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .responseAudioDelta(let value): try value.encode(to: encoder)
@@ -328,7 +334,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseAudioDelta`.
+        /// Creates a new `ResponseAudioDelta`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: A sequence number for this chunk of the stream response.
@@ -351,6 +357,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.audio.delta", forKey: .type)
@@ -359,6 +369,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.audio.delta", forKey: .type)
@@ -379,7 +392,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseAudioDone`.
+        /// Creates a new `ResponseAudioDone`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the delta.
@@ -398,6 +411,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseAudioDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.audio.done", forKey: .type)
@@ -405,6 +422,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.audio.done", forKey: .type)
@@ -426,7 +446,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseAudioTranscriptDelta`.
+        /// Creates a new `ResponseAudioTranscriptDelta`.
         ///
         /// - Parameters:
         ///   - delta: The partial transcript of the audio response.
@@ -449,6 +469,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.audio.transcript.delta", forKey: .type)
@@ -457,6 +481,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.audio.transcript.delta", forKey: .type)
@@ -477,7 +504,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseAudioTranscriptDone`.
+        /// Creates a new `ResponseAudioTranscriptDone`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of this event.
@@ -496,6 +523,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.audio.transcript.done", forKey: .type)
@@ -503,6 +534,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.audio.transcript.done", forKey: .type)
@@ -528,7 +562,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallCodeDelta`.
+        /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response for which the code is being streamed.
@@ -559,6 +593,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallCodeDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call_code.delta", forKey: .type)
@@ -569,6 +607,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call_code.delta", forKey: .type)
@@ -597,7 +638,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallCodeDone`.
+        /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response for which the code is finalized.
@@ -628,6 +669,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallCodeDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call_code.done", forKey: .type)
@@ -638,6 +683,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call_code.done", forKey: .type)
@@ -664,7 +712,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallCompleted`.
+        /// Creates a new `ResponseCodeInterpreterCallCompleted`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response for which the code interpreter call is completed.
@@ -691,6 +739,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call.completed", forKey: .type)
@@ -700,6 +752,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call.completed", forKey: .type)
@@ -725,7 +780,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallInProgress`.
+        /// Creates a new `ResponseCodeInterpreterCallInProgress`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response for which the code interpreter call is in progress.
@@ -752,6 +807,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call.in_progress", forKey: .type)
@@ -761,6 +820,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call.in_progress", forKey: .type)
@@ -786,7 +848,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCodeInterpreterCallInterpreting`.
+        /// Creates a new `ResponseCodeInterpreterCallInterpreting`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response for which the code interpreter is interpreting code.
@@ -813,6 +875,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCodeInterpreterCallInterpreting` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.code_interpreter_call.interpreting", forKey: .type)
@@ -822,6 +888,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.code_interpreter_call.interpreting", forKey: .type)
@@ -845,7 +914,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCompleted`.
+        /// Creates a new `ResponseCompleted`.
         ///
         /// - Parameters:
         ///   - response: Properties of the completed response.
@@ -868,6 +937,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.completed", forKey: .type)
@@ -876,6 +949,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.completed", forKey: .type)
@@ -904,7 +980,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseContentPartAdded`.
+        /// Creates a new `ResponseContentPartAdded`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the output item that the content part was added to.
@@ -939,6 +1015,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.content_part.added", forKey: .type)
@@ -950,6 +1030,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.content_part.added", forKey: .type)
@@ -981,7 +1064,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseContentPartDone`.
+        /// Creates a new `ResponseContentPartDone`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the output item that the content part was added to.
@@ -1016,6 +1099,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.content_part.done", forKey: .type)
@@ -1027,6 +1114,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.content_part.done", forKey: .type)
@@ -1052,7 +1142,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCreated`.
+        /// Creates a new `ResponseCreated`.
         ///
         /// - Parameters:
         ///   - response: The response that was created.
@@ -1075,6 +1165,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCreated` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.created", forKey: .type)
@@ -1083,6 +1177,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.created", forKey: .type)
@@ -1107,7 +1204,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFileSearchCallCompleted`.
+        /// Creates a new `ResponseFileSearchCallCompleted`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item that the file search call is initiated.
@@ -1134,6 +1231,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFileSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.file_search_call.completed", forKey: .type)
@@ -1143,6 +1244,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.file_search_call.completed", forKey: .type)
@@ -1168,7 +1272,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFileSearchCallInProgress`.
+        /// Creates a new `ResponseFileSearchCallInProgress`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item that the file search call is initiated.
@@ -1195,6 +1299,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFileSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.file_search_call.in_progress", forKey: .type)
@@ -1204,6 +1312,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.file_search_call.in_progress", forKey: .type)
@@ -1229,7 +1340,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFileSearchCallSearching`.
+        /// Creates a new `ResponseFileSearchCallSearching`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item that the file search call is searching.
@@ -1256,6 +1367,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFileSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.file_search_call.searching", forKey: .type)
@@ -1265,6 +1380,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.file_search_call.searching", forKey: .type)
@@ -1292,7 +1410,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFunctionCallArgumentsDelta`.
+        /// Creates a new `ResponseFunctionCallArgumentsDelta`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the output item that the function-call arguments delta is added to.
@@ -1323,6 +1441,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
@@ -1333,6 +1455,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.function_call_arguments.delta", forKey: .type)
@@ -1363,7 +1488,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFunctionCallArgumentsDone`.
+        /// Creates a new `ResponseFunctionCallArgumentsDone`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the item.
@@ -1398,6 +1523,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
@@ -1409,6 +1538,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.function_call_arguments.done", forKey: .type)
@@ -1438,7 +1570,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallCommandAdded`.
+        /// Creates a new `ResponseShellCallCommandAdded`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -1469,6 +1601,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallCommandAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_command.added", forKey: .type)
@@ -1479,6 +1615,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_command.added", forKey: .type)
@@ -1509,7 +1648,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallCommandDelta`.
+        /// Creates a new `ResponseShellCallCommandDelta`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -1544,6 +1683,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallCommandDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_command.delta", forKey: .type)
@@ -1555,6 +1698,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_command.delta", forKey: .type)
@@ -1584,7 +1730,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallCommandDone`.
+        /// Creates a new `ResponseShellCallCommandDone`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -1615,6 +1761,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallCommandDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_command.done", forKey: .type)
@@ -1625,6 +1775,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_command.done", forKey: .type)
@@ -1655,7 +1808,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallOutputContentDelta`.
+        /// Creates a new `ResponseShellCallOutputContentDelta`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -1690,6 +1843,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallOutputContentDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_output_content.delta", forKey: .type)
@@ -1701,6 +1858,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_output_content.delta", forKey: .type)
@@ -1732,7 +1892,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseShellCallOutputContentDone`.
+        /// Creates a new `ResponseShellCallOutputContentDone`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -1767,6 +1927,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseShellCallOutputContentDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.shell_call_output_content.done", forKey: .type)
@@ -1778,6 +1942,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.shell_call_output_content.done", forKey: .type)
@@ -1803,7 +1970,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseInProgress`.
+        /// Creates a new `ResponseInProgress`.
         ///
         /// - Parameters:
         ///   - response: The response that is in progress.
@@ -1826,6 +1993,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.in_progress", forKey: .type)
@@ -1834,6 +2005,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.in_progress", forKey: .type)
@@ -1856,7 +2030,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseFailed`.
+        /// Creates a new `ResponseFailed`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of this event.
@@ -1879,6 +2053,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.failed", forKey: .type)
@@ -1887,6 +2065,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.failed", forKey: .type)
@@ -1909,7 +2090,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseIncomplete`.
+        /// Creates a new `ResponseIncomplete`.
         ///
         /// - Parameters:
         ///   - response: The response that was incomplete.
@@ -1932,6 +2113,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseIncomplete` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.incomplete", forKey: .type)
@@ -1940,6 +2125,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.incomplete", forKey: .type)
@@ -1967,7 +2155,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputItemAdded`.
+        /// Creates a new `ResponseOutputItemAdded`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item that was added.
@@ -1994,6 +2182,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_item.added", forKey: .type)
@@ -2003,6 +2195,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_item.added", forKey: .type)
@@ -2028,7 +2223,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputItemDone`.
+        /// Creates a new `ResponseOutputItemDone`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item that was marked done.
@@ -2055,6 +2250,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_item.done", forKey: .type)
@@ -2064,6 +2263,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_item.done", forKey: .type)
@@ -2093,7 +2295,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningSummaryPartAdded`.
+        /// Creates a new `ResponseReasoningSummaryPartAdded`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the item this summary part is associated with.
@@ -2128,6 +2330,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningSummaryPartAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_summary_part.added", forKey: .type)
@@ -2139,6 +2345,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_summary_part.added", forKey: .type)
@@ -2157,13 +2366,11 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             /// The text of the summary part.
             public var text: Swift.String
 
-            /// Creates a `Part`.
+            /// Creates a new `Part`.
             ///
             /// - Parameters:
             ///   - text: The text of the summary part.
-            public init(
-                text: Swift.String
-            ) {
+            public init(text: Swift.String) {
                 self.text = text
             }
 
@@ -2172,12 +2379,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
+            /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("summary_text", forKey: .type)
                 self.text = try container.decode(Swift.String.self, forKey: .text)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode("summary_text", forKey: .type)
@@ -2205,7 +2419,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningSummaryPartDone`.
+        /// Creates a new `ResponseReasoningSummaryPartDone`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the item this summary part is associated with.
@@ -2241,6 +2455,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case status
         }
 
+        /// Decodes a `ResponseReasoningSummaryPartDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_summary_part.done", forKey: .type)
@@ -2253,6 +2471,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_summary_part.done", forKey: .type)
@@ -2272,13 +2493,11 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             /// The text of the summary part.
             public var text: Swift.String
 
-            /// Creates a `Part`.
+            /// Creates a new `Part`.
             ///
             /// - Parameters:
             ///   - text: The text of the summary part.
-            public init(
-                text: Swift.String
-            ) {
+            public init(text: Swift.String) {
                 self.text = text
             }
 
@@ -2287,12 +2506,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
+            /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 try container.decodeConstant("summary_text", forKey: .type)
                 self.text = try container.decode(Swift.String.self, forKey: .text)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode("summary_text", forKey: .type)
@@ -2320,7 +2546,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningSummaryTextDelta`.
+        /// Creates a new `ResponseReasoningSummaryTextDelta`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the item this summary text delta is associated with.
@@ -2355,6 +2581,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningSummaryTextDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_summary_text.delta", forKey: .type)
@@ -2366,6 +2596,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_summary_text.delta", forKey: .type)
@@ -2397,7 +2630,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningSummaryTextDone`.
+        /// Creates a new `ResponseReasoningSummaryTextDone`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the item this summary text is associated with.
@@ -2432,6 +2665,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningSummaryTextDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_summary_text.done", forKey: .type)
@@ -2443,6 +2680,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_summary_text.done", forKey: .type)
@@ -2474,7 +2714,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningTextDelta`.
+        /// Creates a new `ResponseReasoningTextDelta`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the item this reasoning text delta is associated with.
@@ -2509,6 +2749,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningTextDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_text.delta", forKey: .type)
@@ -2520,6 +2764,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_text.delta", forKey: .type)
@@ -2551,7 +2798,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseReasoningTextDone`.
+        /// Creates a new `ResponseReasoningTextDone`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the item this reasoning text is associated with.
@@ -2586,6 +2833,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseReasoningTextDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.reasoning_text.done", forKey: .type)
@@ -2597,6 +2848,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.reasoning_text.done", forKey: .type)
@@ -2628,7 +2882,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseRefusalDelta`.
+        /// Creates a new `ResponseRefusalDelta`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the output item that the refusal text is added to.
@@ -2663,6 +2917,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseRefusalDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.refusal.delta", forKey: .type)
@@ -2674,6 +2932,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.refusal.delta", forKey: .type)
@@ -2705,7 +2966,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseRefusalDone`.
+        /// Creates a new `ResponseRefusalDone`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the output item that the refusal text is finalized.
@@ -2740,6 +3001,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseRefusalDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.refusal.done", forKey: .type)
@@ -2751,6 +3016,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.refusal.done", forKey: .type)
@@ -2784,7 +3052,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputTextDelta`.
+        /// Creates a new `ResponseOutputTextDelta`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the output item that the text delta was added to.
@@ -2823,6 +3091,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputTextDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_text.delta", forKey: .type)
@@ -2835,6 +3107,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_text.delta", forKey: .type)
@@ -2869,7 +3144,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputTextDone`.
+        /// Creates a new `ResponseOutputTextDone`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the output item that the text content is finalized.
@@ -2908,6 +3183,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputTextDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_text.done", forKey: .type)
@@ -2920,6 +3199,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_text.done", forKey: .type)
@@ -2948,7 +3230,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseWebSearchCallCompleted`.
+        /// Creates a new `ResponseWebSearchCallCompleted`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item that the web search call is associated with.
@@ -2975,6 +3257,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseWebSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.web_search_call.completed", forKey: .type)
@@ -2984,6 +3270,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.web_search_call.completed", forKey: .type)
@@ -3009,7 +3298,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseWebSearchCallInProgress`.
+        /// Creates a new `ResponseWebSearchCallInProgress`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item that the web search call is associated with.
@@ -3036,6 +3325,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseWebSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.web_search_call.in_progress", forKey: .type)
@@ -3045,6 +3338,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.web_search_call.in_progress", forKey: .type)
@@ -3070,7 +3366,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseWebSearchCallSearching`.
+        /// Creates a new `ResponseWebSearchCallSearching`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item that the web search call is associated with.
@@ -3097,6 +3393,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseWebSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.web_search_call.searching", forKey: .type)
@@ -3106,6 +3406,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.web_search_call.searching", forKey: .type)
@@ -3131,7 +3434,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseImageGenerationCallCompleted`.
+        /// Creates a new `ResponseImageGenerationCallCompleted`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response's output array.
@@ -3158,6 +3461,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseImageGenerationCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.image_generation_call.completed", forKey: .type)
@@ -3167,6 +3474,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.image_generation_call.completed", forKey: .type)
@@ -3192,7 +3502,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseImageGenerationCallGenerating`.
+        /// Creates a new `ResponseImageGenerationCallGenerating`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response's output array.
@@ -3219,6 +3529,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseImageGenerationCallGenerating` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.image_generation_call.generating", forKey: .type)
@@ -3228,6 +3542,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.image_generation_call.generating", forKey: .type)
@@ -3253,7 +3570,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseImageGenerationCallInProgress`.
+        /// Creates a new `ResponseImageGenerationCallInProgress`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response's output array.
@@ -3280,6 +3597,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseImageGenerationCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.image_generation_call.in_progress", forKey: .type)
@@ -3289,6 +3610,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.image_generation_call.in_progress", forKey: .type)
@@ -3326,7 +3650,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseImageGenerationCallPartialImage`.
+        /// Creates a new `ResponseImageGenerationCallPartialImage`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response's output array.
@@ -3377,6 +3701,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseImageGenerationCallPartialImage` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.image_generation_call.partial_image", forKey: .type)
@@ -3392,6 +3720,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.image_generation_call.partial_image", forKey: .type)
@@ -3425,7 +3756,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallArgumentsDelta`.
+        /// Creates a new `ResponseMCPCallArgumentsDelta`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response's output array.
@@ -3456,6 +3787,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
@@ -3466,6 +3801,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call_arguments.delta", forKey: .type)
@@ -3494,7 +3832,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallArgumentsDone`.
+        /// Creates a new `ResponseMCPCallArgumentsDone`.
         ///
         /// - Parameters:
         ///   - outputIndex: The index of the output item in the response's output array.
@@ -3525,6 +3863,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
@@ -3535,6 +3877,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call_arguments.done", forKey: .type)
@@ -3561,7 +3906,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallCompleted`.
+        /// Creates a new `ResponseMCPCallCompleted`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the MCP tool call item that completed.
@@ -3588,6 +3933,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call.completed", forKey: .type)
@@ -3597,6 +3946,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call.completed", forKey: .type)
@@ -3622,7 +3974,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallFailed`.
+        /// Creates a new `ResponseMCPCallFailed`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the MCP tool call item that failed.
@@ -3649,6 +4001,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call.failed", forKey: .type)
@@ -3658,6 +4014,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call.failed", forKey: .type)
@@ -3683,7 +4042,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPCallInProgress`.
+        /// Creates a new `ResponseMCPCallInProgress`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of this event.
@@ -3710,6 +4069,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
@@ -3719,6 +4082,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_call.in_progress", forKey: .type)
@@ -3744,7 +4110,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPListToolsCompleted`.
+        /// Creates a new `ResponseMCPListToolsCompleted`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the MCP tool call item that produced this output.
@@ -3771,6 +4137,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_list_tools.completed", forKey: .type)
@@ -3780,6 +4150,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_list_tools.completed", forKey: .type)
@@ -3805,7 +4178,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPListToolsFailed`.
+        /// Creates a new `ResponseMCPListToolsFailed`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the MCP tool call item that failed.
@@ -3832,6 +4205,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_list_tools.failed", forKey: .type)
@@ -3841,6 +4218,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_list_tools.failed", forKey: .type)
@@ -3866,7 +4246,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseMCPListToolsInProgress`.
+        /// Creates a new `ResponseMCPListToolsInProgress`.
         ///
         /// - Parameters:
         ///   - itemID: The ID of the MCP tool call item that is being processed.
@@ -3893,6 +4273,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.mcp_list_tools.in_progress", forKey: .type)
@@ -3902,6 +4286,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.mcp_list_tools.in_progress", forKey: .type)
@@ -3933,7 +4320,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseOutputTextAnnotationAdded`.
+        /// Creates a new `ResponseOutputTextAnnotationAdded`.
         ///
         /// - Parameters:
         ///   - itemID: The unique identifier of the item to which the annotation is being added.
@@ -3972,6 +4359,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseOutputTextAnnotationAdded` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.output_text.annotation.added", forKey: .type)
@@ -3984,6 +4375,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.output_text.annotation.added", forKey: .type)
@@ -4010,7 +4404,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseQueued`.
+        /// Creates a new `ResponseQueued`.
         ///
         /// - Parameters:
         ///   - response: The full response object that is queued.
@@ -4033,6 +4427,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseQueued` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.queued", forKey: .type)
@@ -4041,6 +4439,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.queued", forKey: .type)
@@ -4067,7 +4468,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCustomToolCallInputDelta`.
+        /// Creates a new `ResponseCustomToolCallInputDelta`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of this event.
@@ -4098,6 +4499,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCustomToolCallInputDelta` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.custom_tool_call_input.delta", forKey: .type)
@@ -4108,6 +4513,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.custom_tool_call_input.delta", forKey: .type)
@@ -4136,7 +4544,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// `stream_id`.
         public var streamID: Swift.String?
 
-        /// Creates a `ResponseCustomToolCallInputDone`.
+        /// Creates a new `ResponseCustomToolCallInputDone`.
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of this event.
@@ -4167,6 +4575,10 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
+        /// Decodes a `ResponseCustomToolCallInputDone` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.custom_tool_call_input.done", forKey: .type)
@@ -4177,6 +4589,9 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.custom_tool_call_input.done", forKey: .type)

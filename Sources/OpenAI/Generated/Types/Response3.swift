@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `ResponsesWebSocketStreamEvent` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ResponsesWebSocketStreamEvent`.
 public struct ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
     /// The WebSocket lane that emitted this event. This field is present
@@ -10,13 +12,11 @@ public struct ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
     /// `stream_id`.
     public var streamID: Swift.String?
 
-    /// Creates a `ResponsesWebSocketStreamEvent`.
+    /// Creates a new `ResponsesWebSocketStreamEvent`.
     ///
     /// - Parameters:
     ///   - streamID: The WebSocket lane that emitted this event. This field is present
-    public init(
-        streamID: Swift.String? = nil
-    ) {
+    public init(streamID: Swift.String? = nil) {
         self.streamID = streamID
     }
 
@@ -24,11 +24,18 @@ public struct ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
         case streamID = "stream_id"
     }
 
+    /// Decodes a `ResponsesWebSocketStreamEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.streamID, forKey: .streamID)

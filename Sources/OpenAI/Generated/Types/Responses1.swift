@@ -3,15 +3,20 @@
 
 import Foundation
 
+/// The `CreateResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
 public struct CreateResponse: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -22,9 +27,12 @@ public struct CreateResponse: Codable, Hashable, Sendable {
         get { _user }
         set { _user = newValue }
     }
+    /// The `safety_identifier` member.
     public var safetyIdentifier: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: CreateResponse.PromptCacheRetention?
+    /// The `prompt_cache_retention` member.
     @available(*, deprecated)
     public var promptCacheRetention: CreateResponse.PromptCacheRetention? {
         get { _promptCacheRetention }
@@ -32,13 +40,16 @@ public struct CreateResponse: Codable, Hashable, Sendable {
     }
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses?
+    /// The `background` member.
     public var background: Swift.Bool?
+    /// The `max_tool_calls` member.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -66,14 +77,18 @@ public struct CreateResponse: Codable, Hashable, Sendable {
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
+    /// The `prompt` member.
     public var prompt: Prompt?
+    /// The `service_tier` member.
     public var serviceTier: ServiceTierResponses?
     private var _truncation: CreateResponse.Truncation?
+    /// The `truncation` member.
     @available(*, deprecated)
     public var truncation: CreateResponse.Truncation? {
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// The `reasoning` member.
     public var reasoning: Reasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
@@ -84,18 +99,28 @@ public struct CreateResponse: Codable, Hashable, Sendable {
     /// - [Conversation state](/docs/guides/conversation-state)
     /// - [Function calling](/docs/guides/function-calling)
     public var input: InputParam?
+    /// The `include` member.
     public var include: [IncludeEnum]?
+    /// The `parallel_tool_calls` member.
     public var parallelToolCalls: Swift.Bool?
+    /// The `store` member.
     public var store: Swift.Bool?
+    /// The `instructions` member.
     public var instructions: Swift.String?
+    /// The `moderation` member.
     public var moderation: ModerationParam?
+    /// The `stream` member.
     public var stream: Swift.Bool?
+    /// The `stream_options` member.
     public var streamOptions: ResponseStreamOptions?
+    /// The `conversation` member.
     public var conversation: ConversationParam?
+    /// The `context_management` member.
     public var contextManagement: [ContextManagementParam]?
+    /// The `max_output_tokens` member.
     public var maxOutputTokens: Swift.Int?
 
-    /// Creates a `CreateResponse`.
+    /// Creates a new `CreateResponse`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
@@ -229,6 +254,10 @@ public struct CreateResponse: Codable, Hashable, Sendable {
         case maxOutputTokens = "max_output_tokens"
     }
 
+    /// Decodes a `CreateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
@@ -264,6 +293,9 @@ public struct CreateResponse: Codable, Hashable, Sendable {
         self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
@@ -315,8 +347,10 @@ public struct CreateResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
     public struct PromptCacheRetention: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_memory`
@@ -337,8 +371,10 @@ public struct CreateResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateResponse/allOf/2/properties/truncation/anyOf/0`.
     public struct Truncation: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -357,6 +393,7 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
@@ -367,21 +404,21 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `CustomToolCallOutputResource`.
+    /// Creates a new `CustomToolCallOutputResource`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the custom tool call output item.
     ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
-    ///   - caller: The `caller` member.
     ///   - output: The output from the custom tool call generated by your code.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - caller: The `caller` member.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
         callID: Swift.String,
-        caller: ToolCallCallerParam? = nil,
         output: CustomToolCallOutputResource.Output,
         status: FunctionCallOutputStatusEnum,
+        caller: ToolCallCallerParam? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.id = id
@@ -402,6 +439,10 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CustomToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom_tool_call_output", forKey: .type)
@@ -413,6 +454,9 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom_tool_call_output", forKey: .type)
@@ -441,6 +485,9 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -453,6 +500,9 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -471,6 +521,7 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -484,25 +535,25 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `CustomToolCallResource`.
+    /// Creates a new `CustomToolCallResource`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the custom tool call item.
     ///   - callID: An identifier used to map this custom tool call to a tool call output.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the custom tool being called.
     ///   - name: The name of the custom tool being called.
     ///   - input: The input for the custom tool call generated by the model.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the custom tool being called.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
         callID: Swift.String,
-        caller: ToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
         name: Swift.String,
         input: Swift.String,
         status: FunctionCallStatus,
+        caller: ToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.id = id
@@ -527,6 +578,10 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CustomToolCallResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom_tool_call", forKey: .type)
@@ -540,6 +595,9 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom_tool_call", forKey: .type)
@@ -554,6 +612,8 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `InputMessageResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/InputMessageResource`.
 public struct InputMessageResource: Codable, Hashable, Sendable {
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -567,18 +627,18 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
     /// The unique ID of the message input.
     public var id: Swift.String
 
-    /// Creates a `InputMessageResource`.
+    /// Creates a new `InputMessageResource`.
     ///
     /// - Parameters:
     ///   - role: The role of the message input. One of `user`, `system`, or `developer`.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or
     ///   - content: A list of one or many input items to the model, containing different content
     ///   - id: The unique ID of the message input.
+    ///   - status: The status of item. One of `in_progress`, `completed`, or
     public init(
         role: InputMessageResource.RoleValue,
-        status: InputMessageResource.Status? = nil,
         content: InputMessageContentList,
-        id: Swift.String
+        id: Swift.String,
+        status: InputMessageResource.Status? = nil
     ) {
         self.role = role
         self.status = status
@@ -594,6 +654,10 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `InputMessageResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("message", forKey: .type)
@@ -603,6 +667,9 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message", forKey: .type)
@@ -618,8 +685,10 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/InputMessage/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `user`
@@ -639,8 +708,10 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/InputMessage/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -677,6 +748,9 @@ public enum InputParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral 
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
@@ -689,6 +763,9 @@ public enum InputParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral 
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -764,6 +841,9 @@ public enum ItemResource: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "file_search_call":
@@ -833,6 +913,9 @@ public enum ItemResource: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .inputMessageResource(let value): try value.encode(to: encoder)
@@ -869,6 +952,8 @@ public enum ItemResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `OutputContent` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputContent`.
@@ -882,6 +967,9 @@ public enum OutputContent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "output_text":
@@ -895,6 +983,9 @@ public enum OutputContent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .outputText(let value): try value.encode(to: encoder)
@@ -905,6 +996,8 @@ public enum OutputContent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `OutputItem` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputItem`.
@@ -968,6 +1061,9 @@ public enum OutputItem: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "message":
@@ -1031,6 +1127,9 @@ public enum OutputItem: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .message(let value): try value.encode(to: encoder)
@@ -1070,9 +1169,13 @@ public enum OutputItem: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/Response`.
 public struct Response: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `top_logprobs` member.
     public var topLogprobs: Swift.Int?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -1083,21 +1186,27 @@ public struct Response: Codable, Hashable, Sendable {
         get { _user }
         set { _user = newValue }
     }
+    /// The `safety_identifier` member.
     public var safetyIdentifier: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: Response.PromptCacheRetention?
+    /// The `prompt_cache_retention` member.
     @available(*, deprecated)
     public var promptCacheRetention: Response.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses
+    /// The `background` member.
     public var background: Swift.Bool?
+    /// The `max_tool_calls` member.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -1125,8 +1234,11 @@ public struct Response: Codable, Hashable, Sendable {
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
+    /// The `prompt` member.
     public var prompt: Prompt?
+    /// The `service_tier` member.
     public var serviceTier: ServiceTierResponses?
+    /// The `truncation` member.
     public var truncation: Response.Truncation?
     /// Unique identifier for this Response.
     public var id: Swift.String
@@ -1135,8 +1247,11 @@ public struct Response: Codable, Hashable, Sendable {
     public var status: Response.Status?
     /// Unix timestamp (in seconds) of when this Response was created.
     public var createdAt: Swift.Double
+    /// The `completed_at` member.
     public var completedAt: Swift.Double?
+    /// The `error` member.
     public var error: ResponseError?
+    /// The `incomplete_details` member.
     public var incompleteDetails: Response.IncompleteDetails?
     /// An array of content items generated by the model.
     ///
@@ -1147,23 +1262,34 @@ public struct Response: Codable, Hashable, Sendable {
     ///   the model, you might consider using the `output_text` property where
     ///   supported in SDKs.
     public var output: [OutputItem]
+    /// The `reasoning` member.
     public var reasoning: Reasoning?
+    /// The `instructions` member.
     public var instructions: Response.Instructions?
+    /// The `output_text` member.
     public var outputText: Swift.String?
     /// Represents token usage details including input tokens, output tokens,
     /// a breakdown of output tokens, and the total tokens used.
     public var usage: ResponseUsage?
     /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
     public var promptCacheOptions: PromptCacheOptions?
+    /// The `moderation` member.
     public var moderation: Moderation?
     /// Whether to allow the model to run tool calls in parallel.
     public var parallelToolCalls: Swift.Bool?
+    /// The `conversation` member.
     public var conversation: ResponseConversation?
+    /// The `max_output_tokens` member.
     public var maxOutputTokens: Swift.Int?
 
-    /// Creates a `Response`.
+    /// Creates a new `Response`.
     ///
     /// - Parameters:
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
+    ///   - tools: An array of tools the model may call while generating a response. You
+    ///   - id: Unique identifier for this Response.
+    ///   - createdAt: Unix timestamp (in seconds) of when this Response was created.
+    ///   - output: An array of content items generated by the model.
     ///   - metadata: The `metadata` member.
     ///   - topLogprobs: The `top_logprobs` member.
     ///   - temperature: The `temperature` member.
@@ -1173,22 +1299,17 @@ public struct Response: Codable, Hashable, Sendable {
     ///   - promptCacheKey: The `prompt_cache_key` member.
     ///   - promptCacheRetention: The `prompt_cache_retention` member.
     ///   - previousResponseID: The `previous_response_id` member.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     ///   - background: The `background` member.
     ///   - maxToolCalls: The `max_tool_calls` member.
     ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - tools: An array of tools the model may call while generating a response. You
     ///   - toolChoice: How the model should select which tool (or tools) to use when generating
     ///   - prompt: The `prompt` member.
     ///   - serviceTier: The `service_tier` member.
     ///   - truncation: The `truncation` member.
-    ///   - id: Unique identifier for this Response.
     ///   - status: The status of the response generation. One of `completed`, `failed`,
-    ///   - createdAt: Unix timestamp (in seconds) of when this Response was created.
     ///   - completedAt: The `completed_at` member.
     ///   - error: The `error` member.
     ///   - incompleteDetails: The `incomplete_details` member.
-    ///   - output: An array of content items generated by the model.
     ///   - reasoning: The `reasoning` member.
     ///   - instructions: The `instructions` member.
     ///   - outputText: The `output_text` member.
@@ -1199,6 +1320,11 @@ public struct Response: Codable, Hashable, Sendable {
     ///   - conversation: The `conversation` member.
     ///   - maxOutputTokens: The `max_output_tokens` member.
     public init(
+        model: ModelIDsResponses,
+        tools: ToolsArray,
+        id: Swift.String,
+        createdAt: Swift.Double,
+        output: [OutputItem],
         metadata: Metadata? = nil,
         topLogprobs: Swift.Int? = nil,
         temperature: Swift.Double? = nil,
@@ -1208,22 +1334,17 @@ public struct Response: Codable, Hashable, Sendable {
         promptCacheKey: Swift.String? = nil,
         promptCacheRetention: Response.PromptCacheRetention? = nil,
         previousResponseID: Swift.String? = nil,
-        model: ModelIDsResponses,
         background: Swift.Bool? = nil,
         maxToolCalls: Swift.Int? = nil,
         text: ResponseTextParam? = nil,
-        tools: ToolsArray,
         toolChoice: ToolChoiceParam? = nil,
         prompt: Prompt? = nil,
         serviceTier: ServiceTierResponses? = nil,
         truncation: Response.Truncation? = nil,
-        id: Swift.String,
         status: Response.Status? = nil,
-        createdAt: Swift.Double,
         completedAt: Swift.Double? = nil,
         error: ResponseError? = nil,
         incompleteDetails: Response.IncompleteDetails? = nil,
-        output: [OutputItem],
         reasoning: Reasoning? = nil,
         instructions: Response.Instructions? = nil,
         outputText: Swift.String? = nil,
@@ -1308,6 +1429,10 @@ public struct Response: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Response` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response", forKey: .object)
@@ -1347,6 +1472,9 @@ public struct Response: Codable, Hashable, Sendable {
         self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response", forKey: .object)
@@ -1402,8 +1530,10 @@ public struct Response: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
     public struct PromptCacheRetention: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_memory`
@@ -1424,8 +1554,10 @@ public struct Response: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/truncation/anyOf/0`.
     public struct Truncation: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -1442,8 +1574,10 @@ public struct Response: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `completed`
@@ -1472,13 +1606,11 @@ public struct Response: Codable, Hashable, Sendable {
         /// The reason why the response is incomplete.
         public var reason: Response.IncompleteDetails.Reason?
 
-        /// Creates a `IncompleteDetails`.
+        /// Creates a new `IncompleteDetails`.
         ///
         /// - Parameters:
         ///   - reason: The reason why the response is incomplete.
-        public init(
-            reason: Response.IncompleteDetails.Reason? = nil
-        ) {
+        public init(reason: Response.IncompleteDetails.Reason? = nil) {
             self.reason = reason
         }
 
@@ -1486,11 +1618,18 @@ public struct Response: Codable, Hashable, Sendable {
             case reason
         }
 
+        /// Decodes a `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.reason = try container.decodeIfPresent(Response.IncompleteDetails.Reason.self, forKey: .reason)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.reason, forKey: .reason)
@@ -1502,8 +1641,10 @@ public struct Response: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/incomplete_details/anyOf/0/properties/reason`.
         public struct Reason: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `max_output_tokens`
@@ -1534,6 +1675,9 @@ public struct Response: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1546,6 +1690,9 @@ public struct Response: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1565,7 +1712,7 @@ public struct ResponseAudioDeltaEvent: Codable, Hashable, Sendable {
     /// A chunk of Base64 encoded response audio bytes.
     public var delta: Swift.String
 
-    /// Creates a `ResponseAudioDeltaEvent`.
+    /// Creates a new `ResponseAudioDeltaEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: A sequence number for this chunk of the stream response.
@@ -1584,6 +1731,10 @@ public struct ResponseAudioDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.audio.delta", forKey: .type)
@@ -1591,6 +1742,9 @@ public struct ResponseAudioDeltaEvent: Codable, Hashable, Sendable {
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.audio.delta", forKey: .type)
@@ -1606,13 +1760,11 @@ public struct ResponseAudioDoneEvent: Codable, Hashable, Sendable {
     /// The sequence number of the delta.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseAudioDoneEvent`.
+    /// Creates a new `ResponseAudioDoneEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of the delta.
-    public init(
-        sequenceNumber: Swift.Int
-    ) {
+    public init(sequenceNumber: Swift.Int) {
         self.sequenceNumber = sequenceNumber
     }
 
@@ -1621,12 +1773,19 @@ public struct ResponseAudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseAudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.audio.done", forKey: .type)
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.audio.done", forKey: .type)
@@ -1643,7 +1802,7 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseAudioTranscriptDeltaEvent`.
+    /// Creates a new `ResponseAudioTranscriptDeltaEvent`.
     ///
     /// - Parameters:
     ///   - delta: The partial transcript of the audio response.
@@ -1662,6 +1821,10 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseAudioTranscriptDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.audio.transcript.delta", forKey: .type)
@@ -1669,6 +1832,9 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.audio.transcript.delta", forKey: .type)
@@ -1684,13 +1850,11 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseAudioTranscriptDoneEvent`.
+    /// Creates a new `ResponseAudioTranscriptDoneEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of this event.
-    public init(
-        sequenceNumber: Swift.Int
-    ) {
+    public init(sequenceNumber: Swift.Int) {
         self.sequenceNumber = sequenceNumber
     }
 
@@ -1699,12 +1863,19 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseAudioTranscriptDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.audio.transcript.done", forKey: .type)
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.audio.transcript.done", forKey: .type)
@@ -1725,7 +1896,7 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Send
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseCodeInterpreterCallCodeDeltaEvent`.
+    /// Creates a new `ResponseCodeInterpreterCallCodeDeltaEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response for which the code is being streamed.
@@ -1752,6 +1923,10 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `ResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.code_interpreter_call_code.delta", forKey: .type)
@@ -1761,6 +1936,9 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Send
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.code_interpreter_call_code.delta", forKey: .type)
@@ -1784,7 +1962,7 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Senda
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseCodeInterpreterCallCodeDoneEvent`.
+    /// Creates a new `ResponseCodeInterpreterCallCodeDoneEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response for which the code is finalized.
@@ -1811,6 +1989,10 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Senda
         case type
     }
 
+    /// Decodes a `ResponseCodeInterpreterCallCodeDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.code_interpreter_call_code.done", forKey: .type)
@@ -1820,6 +2002,9 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Senda
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.code_interpreter_call_code.done", forKey: .type)
@@ -1841,7 +2026,7 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Send
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseCodeInterpreterCallCompletedEvent`.
+    /// Creates a new `ResponseCodeInterpreterCallCompletedEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response for which the code interpreter call is completed.
@@ -1864,6 +2049,10 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `ResponseCodeInterpreterCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.code_interpreter_call.completed", forKey: .type)
@@ -1872,6 +2061,9 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Send
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.code_interpreter_call.completed", forKey: .type)
@@ -1892,7 +2084,7 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sen
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseCodeInterpreterCallInProgressEvent`.
+    /// Creates a new `ResponseCodeInterpreterCallInProgressEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response for which the code interpreter call is in progress.
@@ -1915,6 +2107,10 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sen
         case type
     }
 
+    /// Decodes a `ResponseCodeInterpreterCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.code_interpreter_call.in_progress", forKey: .type)
@@ -1923,6 +2119,9 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sen
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.code_interpreter_call.in_progress", forKey: .type)
@@ -1943,7 +2142,7 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, S
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseCodeInterpreterCallInterpretingEvent`.
+    /// Creates a new `ResponseCodeInterpreterCallInterpretingEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response for which the code interpreter is interpreting code.
@@ -1966,6 +2165,10 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, S
         case type
     }
 
+    /// Decodes a `ResponseCodeInterpreterCallInterpretingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.code_interpreter_call.interpreting", forKey: .type)
@@ -1974,6 +2177,9 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, S
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.code_interpreter_call.interpreting", forKey: .type)
@@ -1992,7 +2198,7 @@ public struct ResponseCompletedEvent: Codable, Hashable, Sendable {
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseCompletedEvent`.
+    /// Creates a new `ResponseCompletedEvent`.
     ///
     /// - Parameters:
     ///   - response: Properties of the completed response.
@@ -2011,6 +2217,10 @@ public struct ResponseCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.completed", forKey: .type)
@@ -2018,6 +2228,9 @@ public struct ResponseCompletedEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.completed", forKey: .type)
@@ -2041,7 +2254,7 @@ public struct ResponseContentPartAddedEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseContentPartAddedEvent`.
+    /// Creates a new `ResponseContentPartAddedEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the output item that the content part was added to.
@@ -2072,6 +2285,10 @@ public struct ResponseContentPartAddedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseContentPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.content_part.added", forKey: .type)
@@ -2082,6 +2299,9 @@ public struct ResponseContentPartAddedEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.content_part.added", forKey: .type)
@@ -2108,7 +2328,7 @@ public struct ResponseContentPartDoneEvent: Codable, Hashable, Sendable {
     /// The content part that is done.
     public var part: OutputContent
 
-    /// Creates a `ResponseContentPartDoneEvent`.
+    /// Creates a new `ResponseContentPartDoneEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the output item that the content part was added to.
@@ -2139,6 +2359,10 @@ public struct ResponseContentPartDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseContentPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.content_part.done", forKey: .type)
@@ -2149,6 +2373,9 @@ public struct ResponseContentPartDoneEvent: Codable, Hashable, Sendable {
         self.part = try container.decode(OutputContent.self, forKey: .part)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.content_part.done", forKey: .type)
@@ -2169,7 +2396,7 @@ public struct ResponseCreatedEvent: Codable, Hashable, Sendable {
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseCreatedEvent`.
+    /// Creates a new `ResponseCreatedEvent`.
     ///
     /// - Parameters:
     ///   - response: The response that was created.
@@ -2188,6 +2415,10 @@ public struct ResponseCreatedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseCreatedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.created", forKey: .type)
@@ -2195,6 +2426,9 @@ public struct ResponseCreatedEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.created", forKey: .type)
@@ -2216,7 +2450,7 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable
     /// The incremental input data (delta) for the custom tool call.
     public var delta: Swift.String
 
-    /// Creates a `ResponseCustomToolCallInputDeltaEvent`.
+    /// Creates a new `ResponseCustomToolCallInputDeltaEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of this event.
@@ -2243,6 +2477,10 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `ResponseCustomToolCallInputDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.custom_tool_call_input.delta", forKey: .type)
@@ -2252,6 +2490,9 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.custom_tool_call_input.delta", forKey: .type)
@@ -2275,7 +2516,7 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable 
     /// The complete input data for the custom tool call.
     public var input: Swift.String
 
-    /// Creates a `ResponseCustomToolCallInputDoneEvent`.
+    /// Creates a new `ResponseCustomToolCallInputDoneEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of this event.
@@ -2302,6 +2543,10 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable 
         case type
     }
 
+    /// Decodes a `ResponseCustomToolCallInputDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.custom_tool_call_input.done", forKey: .type)
@@ -2311,6 +2556,9 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable 
         self.input = try container.decode(Swift.String.self, forKey: .input)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.custom_tool_call_input.done", forKey: .type)
@@ -2330,7 +2578,7 @@ public struct ResponseError: Codable, Hashable, Sendable {
     /// A human-readable description of the error.
     public var message: Swift.String
 
-    /// Creates a `ResponseError`.
+    /// Creates a new `ResponseError`.
     ///
     /// - Parameters:
     ///   - code: The error code for the response.
@@ -2348,12 +2596,19 @@ public struct ResponseError: Codable, Hashable, Sendable {
         case message
     }
 
+    /// Decodes a `ResponseError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.code = try container.decode(ResponseErrorCode.self, forKey: .code)
         self.message = try container.decode(Swift.String.self, forKey: .message)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.code, forKey: .code)
@@ -2367,8 +2622,10 @@ public struct ResponseError: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseErrorCode`.
 public struct ResponseErrorCode: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `server_error`
@@ -2436,25 +2693,27 @@ public struct ResponseErrorCode: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseErrorEvent`.
 public struct ResponseErrorEvent: Codable, Hashable, Sendable {
+    /// The `code` member.
     public var code: Swift.String?
     /// The error message.
     public var message: Swift.String
+    /// The `param` member.
     public var param: Swift.String?
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseErrorEvent`.
+    /// Creates a new `ResponseErrorEvent`.
     ///
     /// - Parameters:
-    ///   - code: The `code` member.
     ///   - message: The error message.
-    ///   - param: The `param` member.
     ///   - sequenceNumber: The sequence number of this event.
+    ///   - code: The `code` member.
+    ///   - param: The `param` member.
     public init(
-        code: Swift.String? = nil,
         message: Swift.String,
-        param: Swift.String? = nil,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        code: Swift.String? = nil,
+        param: Swift.String? = nil
     ) {
         self.code = code
         self.message = message
@@ -2470,6 +2729,10 @@ public struct ResponseErrorEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseErrorEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("error", forKey: .type)
@@ -2479,6 +2742,9 @@ public struct ResponseErrorEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("error", forKey: .type)
@@ -2498,7 +2764,7 @@ public struct ResponseFailedEvent: Codable, Hashable, Sendable {
     /// The response that failed.
     public var response: Response
 
-    /// Creates a `ResponseFailedEvent`.
+    /// Creates a new `ResponseFailedEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of this event.
@@ -2517,6 +2783,10 @@ public struct ResponseFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseFailedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.failed", forKey: .type)
@@ -2524,6 +2794,9 @@ public struct ResponseFailedEvent: Codable, Hashable, Sendable {
         self.response = try container.decode(Response.self, forKey: .response)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.failed", forKey: .type)
@@ -2543,7 +2816,7 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable 
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseFileSearchCallCompletedEvent`.
+    /// Creates a new `ResponseFileSearchCallCompletedEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item that the file search call is initiated.
@@ -2566,6 +2839,10 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable 
         case type
     }
 
+    /// Decodes a `ResponseFileSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.file_search_call.completed", forKey: .type)
@@ -2574,6 +2851,9 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable 
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.file_search_call.completed", forKey: .type)
@@ -2594,7 +2874,7 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseFileSearchCallInProgressEvent`.
+    /// Creates a new `ResponseFileSearchCallInProgressEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item that the file search call is initiated.
@@ -2617,6 +2897,10 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `ResponseFileSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.file_search_call.in_progress", forKey: .type)
@@ -2625,6 +2909,9 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.file_search_call.in_progress", forKey: .type)
@@ -2645,7 +2932,7 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable 
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseFileSearchCallSearchingEvent`.
+    /// Creates a new `ResponseFileSearchCallSearchingEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item that the file search call is searching.
@@ -2668,6 +2955,10 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable 
         case type
     }
 
+    /// Decodes a `ResponseFileSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.file_search_call.searching", forKey: .type)
@@ -2676,6 +2967,9 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable 
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.file_search_call.searching", forKey: .type)
@@ -2698,7 +2992,7 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendab
     /// The function-call arguments delta that is added.
     public var delta: Swift.String
 
-    /// Creates a `ResponseFunctionCallArgumentsDeltaEvent`.
+    /// Creates a new `ResponseFunctionCallArgumentsDeltaEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the output item that the function-call arguments delta is added to.
@@ -2725,6 +3019,10 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendab
         case type
     }
 
+    /// Decodes a `ResponseFunctionCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
@@ -2734,6 +3032,9 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendab
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.function_call_arguments.delta", forKey: .type)
@@ -2759,7 +3060,7 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
     /// The function-call arguments.
     public var arguments: Swift.String
 
-    /// Creates a `ResponseFunctionCallArgumentsDoneEvent`.
+    /// Creates a new `ResponseFunctionCallArgumentsDoneEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item.
@@ -2790,6 +3091,10 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
         case type
     }
 
+    /// Decodes a `ResponseFunctionCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
@@ -2800,6 +3105,9 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
         self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.function_call_arguments.done", forKey: .type)
@@ -2822,7 +3130,7 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable {
     /// The unique identifier of the image generation item being processed.
     public var itemID: Swift.String
 
-    /// Creates a `ResponseImageGenCallCompletedEvent`.
+    /// Creates a new `ResponseImageGenCallCompletedEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response's output array.
@@ -2845,6 +3153,10 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseImageGenCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.image_generation_call.completed", forKey: .type)
@@ -2853,6 +3165,9 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable {
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.image_generation_call.completed", forKey: .type)
@@ -2873,7 +3188,7 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable {
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseImageGenCallGeneratingEvent`.
+    /// Creates a new `ResponseImageGenCallGeneratingEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response's output array.
@@ -2896,6 +3211,10 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseImageGenCallGeneratingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.image_generation_call.generating", forKey: .type)
@@ -2904,6 +3223,9 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.image_generation_call.generating", forKey: .type)
@@ -2924,7 +3246,7 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable {
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseImageGenCallInProgressEvent`.
+    /// Creates a new `ResponseImageGenCallInProgressEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response's output array.
@@ -2947,6 +3269,10 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseImageGenCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.image_generation_call.in_progress", forKey: .type)
@@ -2955,6 +3281,9 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.image_generation_call.in_progress", forKey: .type)
@@ -2987,7 +3316,7 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable
     /// The output format that was used.
     public var outputFormat: Swift.String?
 
-    /// Creates a `ResponseImageGenCallPartialImageEvent`.
+    /// Creates a new `ResponseImageGenCallPartialImageEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response's output array.
@@ -3034,6 +3363,10 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `ResponseImageGenCallPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.image_generation_call.partial_image", forKey: .type)
@@ -3048,6 +3381,9 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable
         self.outputFormat = try container.decodeIfPresent(Swift.String.self, forKey: .outputFormat)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.image_generation_call.partial_image", forKey: .type)
@@ -3072,7 +3408,7 @@ public struct ResponseInProgressEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseInProgressEvent`.
+    /// Creates a new `ResponseInProgressEvent`.
     ///
     /// - Parameters:
     ///   - response: The response that is in progress.
@@ -3091,6 +3427,10 @@ public struct ResponseInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.in_progress", forKey: .type)
@@ -3098,6 +3438,9 @@ public struct ResponseInProgressEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.in_progress", forKey: .type)
@@ -3115,7 +3458,7 @@ public struct ResponseIncompleteEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseIncompleteEvent`.
+    /// Creates a new `ResponseIncompleteEvent`.
     ///
     /// - Parameters:
     ///   - response: The response that was incomplete.
@@ -3134,6 +3477,10 @@ public struct ResponseIncompleteEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseIncompleteEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.incomplete", forKey: .type)
@@ -3141,6 +3488,9 @@ public struct ResponseIncompleteEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.incomplete", forKey: .type)
@@ -3162,7 +3512,7 @@ public struct ResponseItemList: Codable, Hashable, Sendable, CursorPage {
     /// The ID of the last item in the list.
     public var lastID: Swift.String
 
-    /// Creates a `ResponseItemList`.
+    /// Creates a new `ResponseItemList`.
     ///
     /// - Parameters:
     ///   - data: A list of items used to generate this response.
@@ -3189,6 +3539,10 @@ public struct ResponseItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `ResponseItemList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -3198,6 +3552,9 @@ public struct ResponseItemList: Codable, Hashable, Sendable, CursorPage {
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -3228,7 +3585,7 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
     /// The log probabilities of up to 20 of the most likely tokens.
     public var topLogprobs: [ResponseLogProb.TopLogprob]?
 
-    /// Creates a `ResponseLogProb`.
+    /// Creates a new `ResponseLogProb`.
     ///
     /// - Parameters:
     ///   - token: A possible text token.
@@ -3250,6 +3607,10 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
+    /// Decodes a `ResponseLogProb` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
@@ -3257,6 +3618,9 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
         self.topLogprobs = try container.decodeIfPresent([ResponseLogProb.TopLogprob].self, forKey: .topLogprobs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.token, forKey: .token)
@@ -3264,6 +3628,8 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.topLogprobs, forKey: .topLogprobs)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/ResponseLogProb/properties/top_logprobs/items`.
     public struct TopLogprob: Codable, Hashable, Sendable {
         /// A possible text token.
@@ -3271,7 +3637,7 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
         /// The log probability of this token.
         public var logprob: Swift.Double?
 
-        /// Creates a `TopLogprob`.
+        /// Creates a new `TopLogprob`.
         ///
         /// - Parameters:
         ///   - token: A possible text token.
@@ -3289,12 +3655,19 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
             case logprob
         }
 
+        /// Decodes a `TopLogprob` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.token = try container.decodeIfPresent(Swift.String.self, forKey: .token)
             self.logprob = try container.decodeIfPresent(Swift.Double.self, forKey: .logprob)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.token, forKey: .token)
@@ -3316,7 +3689,7 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseMCPCallArgumentsDeltaEvent`.
+    /// Creates a new `ResponseMCPCallArgumentsDeltaEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response's output array.
@@ -3343,6 +3716,10 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseMCPCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
@@ -3352,6 +3729,9 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.mcp_call_arguments.delta", forKey: .type)
@@ -3375,7 +3755,7 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseMCPCallArgumentsDoneEvent`.
+    /// Creates a new `ResponseMCPCallArgumentsDoneEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item in the response's output array.
@@ -3402,6 +3782,10 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseMCPCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
@@ -3411,6 +3795,9 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.mcp_call_arguments.done", forKey: .type)
@@ -3432,7 +3819,7 @@ public struct ResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseMCPCallCompletedEvent`.
+    /// Creates a new `ResponseMCPCallCompletedEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the MCP tool call item that completed.
@@ -3455,6 +3842,10 @@ public struct ResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseMCPCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.mcp_call.completed", forKey: .type)
@@ -3463,6 +3854,9 @@ public struct ResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.mcp_call.completed", forKey: .type)
@@ -3483,7 +3877,7 @@ public struct ResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseMCPCallFailedEvent`.
+    /// Creates a new `ResponseMCPCallFailedEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the MCP tool call item that failed.
@@ -3506,6 +3900,10 @@ public struct ResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseMCPCallFailedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.mcp_call.failed", forKey: .type)
@@ -3514,6 +3912,9 @@ public struct ResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.mcp_call.failed", forKey: .type)
@@ -3534,7 +3935,7 @@ public struct ResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
     /// The unique identifier of the MCP tool call item being processed.
     public var itemID: Swift.String
 
-    /// Creates a `ResponseMCPCallInProgressEvent`.
+    /// Creates a new `ResponseMCPCallInProgressEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of this event.
@@ -3557,6 +3958,10 @@ public struct ResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseMCPCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
@@ -3565,344 +3970,14 @@ public struct ResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.mcp_call.in_progress", forKey: .type)
         try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
         try container.encode(self.outputIndex, forKey: .outputIndex)
         try container.encode(self.itemID, forKey: .itemID)
-    }
-}
-
-/// Emitted when the list of available MCP tools has been successfully retrieved.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsCompletedEvent`.
-public struct ResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendable {
-    /// The ID of the MCP tool call item that produced this output.
-    public var itemID: Swift.String
-    /// The index of the output item that was processed.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-
-    /// Creates a `ResponseMCPListToolsCompletedEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the MCP tool call item that produced this output.
-    ///   - outputIndex: The index of the output item that was processed.
-    ///   - sequenceNumber: The sequence number of this event.
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int
-    ) {
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_list_tools.completed", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.mcp_list_tools.completed", forKey: .type)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
-/// Emitted when the attempt to list available MCP tools has failed.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsFailedEvent`.
-public struct ResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
-    /// The ID of the MCP tool call item that failed.
-    public var itemID: Swift.String
-    /// The index of the output item that failed.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-
-    /// Creates a `ResponseMCPListToolsFailedEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the MCP tool call item that failed.
-    ///   - outputIndex: The index of the output item that failed.
-    ///   - sequenceNumber: The sequence number of this event.
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int
-    ) {
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_list_tools.failed", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.mcp_list_tools.failed", forKey: .type)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
-/// Emitted when the system is in the process of retrieving the list of available MCP tools.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsInProgressEvent`.
-public struct ResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendable {
-    /// The ID of the MCP tool call item that is being processed.
-    public var itemID: Swift.String
-    /// The index of the output item that is being processed.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-
-    /// Creates a `ResponseMCPListToolsInProgressEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the MCP tool call item that is being processed.
-    ///   - outputIndex: The index of the output item that is being processed.
-    ///   - sequenceNumber: The sequence number of this event.
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int
-    ) {
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_list_tools.in_progress", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.mcp_list_tools.in_progress", forKey: .type)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
-/// Emitted when a new output item is added.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseOutputItemAddedEvent`.
-public struct ResponseOutputItemAddedEvent: Codable, Hashable, Sendable {
-    /// The index of the output item that was added.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The output item that was added. For reasoning items, `encrypted_content`
-    /// may be incomplete while the item is in progress. Use the reasoning item
-    /// from the corresponding `response.output_item.done` event when passing it
-    /// as input to a subsequent request.
-    public var item: OutputItem
-
-    /// Creates a `ResponseOutputItemAddedEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item that was added.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - item: The output item that was added. For reasoning items, `encrypted_content`
-    public init(
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        item: OutputItem
-    ) {
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-        self.item = item
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case item
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.added", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.item = try container.decode(OutputItem.self, forKey: .item)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_item.added", forKey: .type)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.item, forKey: .item)
-    }
-}
-
-/// Emitted when an output item is marked done.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseOutputItemDoneEvent`.
-public struct ResponseOutputItemDoneEvent: Codable, Hashable, Sendable {
-    /// The index of the output item that was marked done.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The output item that was marked done.
-    public var item: OutputItem
-
-    /// Creates a `ResponseOutputItemDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item that was marked done.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - item: The output item that was marked done.
-    public init(
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        item: OutputItem
-    ) {
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-        self.item = item
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case item
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.done", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.item = try container.decode(OutputItem.self, forKey: .item)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_item.done", forKey: .type)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.item, forKey: .item)
-    }
-}
-
-/// Emitted when an annotation is added to output text content.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseOutputTextAnnotationAddedEvent`.
-public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendable {
-    /// The unique identifier of the item to which the annotation is being added.
-    public var itemID: Swift.String
-    /// The index of the output item in the response's output array.
-    public var outputIndex: Swift.Int
-    /// The index of the content part within the output item.
-    public var contentIndex: Swift.Int
-    /// The index of the annotation within the content part.
-    public var annotationIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The annotation object being added. (See annotation schema for details.)
-    public var annotation: Annotation?
-
-    /// Creates a `ResponseOutputTextAnnotationAddedEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The unique identifier of the item to which the annotation is being added.
-    ///   - outputIndex: The index of the output item in the response's output array.
-    ///   - contentIndex: The index of the content part within the output item.
-    ///   - annotationIndex: The index of the annotation within the content part.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - annotation: The annotation object being added. (See annotation schema for details.)
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        annotationIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        annotation: Annotation? = nil
-    ) {
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.annotationIndex = annotationIndex
-        self.sequenceNumber = sequenceNumber
-        self.annotation = annotation
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case annotationIndex = "annotation_index"
-        case sequenceNumber = "sequence_number"
-        case annotation
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.annotation.added", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.annotationIndex = try container.decode(Swift.Int.self, forKey: .annotationIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.annotation = try container.decodeIfPresent(Annotation.self, forKey: .annotation)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_text.annotation.added", forKey: .type)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-        try container.encode(self.annotationIndex, forKey: .annotationIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.annotation, forKey: .annotation)
     }
 }

@@ -3,15 +3,395 @@
 
 import Foundation
 
+/// Emitted when the list of available MCP tools has been successfully retrieved.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsCompletedEvent`.
+public struct ResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendable {
+    /// The ID of the MCP tool call item that produced this output.
+    public var itemID: Swift.String
+    /// The index of the output item that was processed.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `ResponseMCPListToolsCompletedEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the MCP tool call item that produced this output.
+    ///   - outputIndex: The index of the output item that was processed.
+    ///   - sequenceNumber: The sequence number of this event.
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int
+    ) {
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `ResponseMCPListToolsCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.mcp_list_tools.completed", forKey: .type)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_list_tools.completed", forKey: .type)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when the attempt to list available MCP tools has failed.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsFailedEvent`.
+public struct ResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
+    /// The ID of the MCP tool call item that failed.
+    public var itemID: Swift.String
+    /// The index of the output item that failed.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `ResponseMCPListToolsFailedEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the MCP tool call item that failed.
+    ///   - outputIndex: The index of the output item that failed.
+    ///   - sequenceNumber: The sequence number of this event.
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int
+    ) {
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `ResponseMCPListToolsFailedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.mcp_list_tools.failed", forKey: .type)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_list_tools.failed", forKey: .type)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when the system is in the process of retrieving the list of available MCP tools.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsInProgressEvent`.
+public struct ResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendable {
+    /// The ID of the MCP tool call item that is being processed.
+    public var itemID: Swift.String
+    /// The index of the output item that is being processed.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `ResponseMCPListToolsInProgressEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the MCP tool call item that is being processed.
+    ///   - outputIndex: The index of the output item that is being processed.
+    ///   - sequenceNumber: The sequence number of this event.
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int
+    ) {
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `ResponseMCPListToolsInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.mcp_list_tools.in_progress", forKey: .type)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_list_tools.in_progress", forKey: .type)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when a new output item is added.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseOutputItemAddedEvent`.
+public struct ResponseOutputItemAddedEvent: Codable, Hashable, Sendable {
+    /// The index of the output item that was added.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The output item that was added. For reasoning items, `encrypted_content`
+    /// may be incomplete while the item is in progress. Use the reasoning item
+    /// from the corresponding `response.output_item.done` event when passing it
+    /// as input to a subsequent request.
+    public var item: OutputItem
+
+    /// Creates a new `ResponseOutputItemAddedEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item that was added.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - item: The output item that was added. For reasoning items, `encrypted_content`
+    public init(
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        item: OutputItem
+    ) {
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+        self.item = item
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case item
+        case type
+    }
+
+    /// Decodes a `ResponseOutputItemAddedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.output_item.added", forKey: .type)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        self.item = try container.decode(OutputItem.self, forKey: .item)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_item.added", forKey: .type)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.item, forKey: .item)
+    }
+}
+
+/// Emitted when an output item is marked done.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseOutputItemDoneEvent`.
+public struct ResponseOutputItemDoneEvent: Codable, Hashable, Sendable {
+    /// The index of the output item that was marked done.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The output item that was marked done.
+    public var item: OutputItem
+
+    /// Creates a new `ResponseOutputItemDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item that was marked done.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - item: The output item that was marked done.
+    public init(
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        item: OutputItem
+    ) {
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+        self.item = item
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case item
+        case type
+    }
+
+    /// Decodes a `ResponseOutputItemDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.output_item.done", forKey: .type)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        self.item = try container.decode(OutputItem.self, forKey: .item)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_item.done", forKey: .type)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.item, forKey: .item)
+    }
+}
+
+/// Emitted when an annotation is added to output text content.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseOutputTextAnnotationAddedEvent`.
+public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendable {
+    /// The unique identifier of the item to which the annotation is being added.
+    public var itemID: Swift.String
+    /// The index of the output item in the response's output array.
+    public var outputIndex: Swift.Int
+    /// The index of the content part within the output item.
+    public var contentIndex: Swift.Int
+    /// The index of the annotation within the content part.
+    public var annotationIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The annotation object being added. (See annotation schema for details.)
+    public var annotation: Annotation?
+
+    /// Creates a new `ResponseOutputTextAnnotationAddedEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The unique identifier of the item to which the annotation is being added.
+    ///   - outputIndex: The index of the output item in the response's output array.
+    ///   - contentIndex: The index of the content part within the output item.
+    ///   - annotationIndex: The index of the annotation within the content part.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - annotation: The annotation object being added. (See annotation schema for details.)
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        annotationIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        annotation: Annotation? = nil
+    ) {
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.annotationIndex = annotationIndex
+        self.sequenceNumber = sequenceNumber
+        self.annotation = annotation
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case annotationIndex = "annotation_index"
+        case sequenceNumber = "sequence_number"
+        case annotation
+        case type
+    }
+
+    /// Decodes a `ResponseOutputTextAnnotationAddedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.output_text.annotation.added", forKey: .type)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
+        self.annotationIndex = try container.decode(Swift.Int.self, forKey: .annotationIndex)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        self.annotation = try container.decodeIfPresent(Annotation.self, forKey: .annotation)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_text.annotation.added", forKey: .type)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.annotationIndex, forKey: .annotationIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.annotation, forKey: .annotation)
+    }
+}
+
+/// The `ResponseProperties` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ResponseProperties`.
 public struct ResponseProperties: Codable, Hashable, Sendable {
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses?
+    /// The `background` member.
     public var background: Swift.Bool?
+    /// The `max_tool_calls` member.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -39,9 +419,10 @@ public struct ResponseProperties: Codable, Hashable, Sendable {
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
+    /// The `prompt` member.
     public var prompt: Prompt?
 
-    /// Creates a `ResponseProperties`.
+    /// Creates a new `ResponseProperties`.
     ///
     /// - Parameters:
     ///   - previousResponseID: The `previous_response_id` member.
@@ -83,6 +464,10 @@ public struct ResponseProperties: Codable, Hashable, Sendable {
         case prompt
     }
 
+    /// Decodes a `ResponseProperties` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
@@ -95,6 +480,9 @@ public struct ResponseProperties: Codable, Hashable, Sendable {
         self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.previousResponseID, forKey: .previousResponseID)
@@ -117,7 +505,7 @@ public struct ResponseQueuedEvent: Codable, Hashable, Sendable {
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseQueuedEvent`.
+    /// Creates a new `ResponseQueuedEvent`.
     ///
     /// - Parameters:
     ///   - response: The full response object that is queued.
@@ -136,6 +524,10 @@ public struct ResponseQueuedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseQueuedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.queued", forKey: .type)
@@ -143,6 +535,9 @@ public struct ResponseQueuedEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.queued", forKey: .type)
@@ -166,7 +561,7 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
     /// The summary part that was added.
     public var part: ResponseReasoningSummaryPartAddedEvent.Part
 
-    /// Creates a `ResponseReasoningSummaryPartAddedEvent`.
+    /// Creates a new `ResponseReasoningSummaryPartAddedEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item this summary part is associated with.
@@ -197,6 +592,10 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
         case type
     }
 
+    /// Decodes a `ResponseReasoningSummaryPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.reasoning_summary_part.added", forKey: .type)
@@ -207,6 +606,9 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
         self.part = try container.decode(ResponseReasoningSummaryPartAddedEvent.Part.self, forKey: .part)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.reasoning_summary_part.added", forKey: .type)
@@ -224,13 +626,11 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
         /// The text of the summary part.
         public var text: Swift.String
 
-        /// Creates a `Part`.
+        /// Creates a new `Part`.
         ///
         /// - Parameters:
         ///   - text: The text of the summary part.
-        public init(
-            text: Swift.String
-        ) {
+        public init(text: Swift.String) {
             self.text = text
         }
 
@@ -239,12 +639,19 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
             case type
         }
 
+        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("summary_text", forKey: .type)
             self.text = try container.decode(Swift.String.self, forKey: .text)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("summary_text", forKey: .type)
@@ -268,7 +675,7 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
     /// The completed summary part.
     public var part: ResponseReasoningSummaryPartDoneEvent.Part
 
-    /// Creates a `ResponseReasoningSummaryPartDoneEvent`.
+    /// Creates a new `ResponseReasoningSummaryPartDoneEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item this summary part is associated with.
@@ -300,6 +707,10 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
         case status
     }
 
+    /// Decodes a `ResponseReasoningSummaryPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.reasoning_summary_part.done", forKey: .type)
@@ -311,6 +722,9 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
         self.part = try container.decode(ResponseReasoningSummaryPartDoneEvent.Part.self, forKey: .part)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.reasoning_summary_part.done", forKey: .type)
@@ -329,13 +743,11 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
         /// The text of the summary part.
         public var text: Swift.String
 
-        /// Creates a `Part`.
+        /// Creates a new `Part`.
         ///
         /// - Parameters:
         ///   - text: The text of the summary part.
-        public init(
-            text: Swift.String
-        ) {
+        public init(text: Swift.String) {
             self.text = text
         }
 
@@ -344,12 +756,19 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
             case type
         }
 
+        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("summary_text", forKey: .type)
             self.text = try container.decode(Swift.String.self, forKey: .text)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("summary_text", forKey: .type)
@@ -373,7 +792,7 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendabl
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseReasoningSummaryTextDeltaEvent`.
+    /// Creates a new `ResponseReasoningSummaryTextDeltaEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item this summary text delta is associated with.
@@ -404,6 +823,10 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendabl
         case type
     }
 
+    /// Decodes a `ResponseReasoningSummaryTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.reasoning_summary_text.delta", forKey: .type)
@@ -414,6 +837,9 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendabl
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.reasoning_summary_text.delta", forKey: .type)
@@ -440,7 +866,7 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseReasoningSummaryTextDoneEvent`.
+    /// Creates a new `ResponseReasoningSummaryTextDoneEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item this summary text is associated with.
@@ -471,6 +897,10 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `ResponseReasoningSummaryTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.reasoning_summary_text.done", forKey: .type)
@@ -481,6 +911,9 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.reasoning_summary_text.done", forKey: .type)
@@ -507,7 +940,7 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseReasoningTextDeltaEvent`.
+    /// Creates a new `ResponseReasoningTextDeltaEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item this reasoning text delta is associated with.
@@ -538,6 +971,10 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseReasoningTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.reasoning_text.delta", forKey: .type)
@@ -548,6 +985,9 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.reasoning_text.delta", forKey: .type)
@@ -574,7 +1014,7 @@ public struct ResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseReasoningTextDoneEvent`.
+    /// Creates a new `ResponseReasoningTextDoneEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item this reasoning text is associated with.
@@ -605,6 +1045,10 @@ public struct ResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseReasoningTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.reasoning_text.done", forKey: .type)
@@ -615,6 +1059,9 @@ public struct ResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.reasoning_text.done", forKey: .type)
@@ -641,7 +1088,7 @@ public struct ResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseRefusalDeltaEvent`.
+    /// Creates a new `ResponseRefusalDeltaEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the output item that the refusal text is added to.
@@ -672,6 +1119,10 @@ public struct ResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseRefusalDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.refusal.delta", forKey: .type)
@@ -682,6 +1133,9 @@ public struct ResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.refusal.delta", forKey: .type)
@@ -708,7 +1162,7 @@ public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseRefusalDoneEvent`.
+    /// Creates a new `ResponseRefusalDoneEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the output item that the refusal text is finalized.
@@ -739,6 +1193,10 @@ public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseRefusalDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.refusal.done", forKey: .type)
@@ -749,6 +1207,9 @@ public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.refusal.done", forKey: .type)
@@ -885,6 +1346,9 @@ public enum ResponseStreamEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "response.audio.delta":
@@ -1008,6 +1472,9 @@ public enum ResponseStreamEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .responseAudioDelta(let value): try value.encode(to: encoder)
@@ -1086,13 +1553,11 @@ public struct ResponseStreamOptions: Codable, Hashable, Sendable {
     /// your application and the OpenAI API.
     public var includeObfuscation: Swift.Bool?
 
-    /// Creates a `ResponseStreamOptions`.
+    /// Creates a new `ResponseStreamOptions`.
     ///
     /// - Parameters:
     ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
-    public init(
-        includeObfuscation: Swift.Bool? = nil
-    ) {
+    public init(includeObfuscation: Swift.Bool? = nil) {
         self.includeObfuscation = includeObfuscation
     }
 
@@ -1100,11 +1565,18 @@ public struct ResponseStreamOptions: Codable, Hashable, Sendable {
         case includeObfuscation = "include_obfuscation"
     }
 
+    /// Decodes a `ResponseStreamOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.includeObfuscation = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeObfuscation)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.includeObfuscation, forKey: .includeObfuscation)
@@ -1128,7 +1600,7 @@ public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable {
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [ResponseLogProb]
 
-    /// Creates a `ResponseTextDeltaEvent`.
+    /// Creates a new `ResponseTextDeltaEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the output item that the text delta was added to.
@@ -1163,6 +1635,10 @@ public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_text.delta", forKey: .type)
@@ -1174,6 +1650,9 @@ public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable {
         self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_text.delta", forKey: .type)
@@ -1203,7 +1682,7 @@ public struct ResponseTextDoneEvent: Codable, Hashable, Sendable {
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [ResponseLogProb]
 
-    /// Creates a `ResponseTextDoneEvent`.
+    /// Creates a new `ResponseTextDoneEvent`.
     ///
     /// - Parameters:
     ///   - itemID: The ID of the output item that the text content is finalized.
@@ -1238,6 +1717,10 @@ public struct ResponseTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.output_text.done", forKey: .type)
@@ -1249,6 +1732,9 @@ public struct ResponseTextDoneEvent: Codable, Hashable, Sendable {
         self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.output_text.done", forKey: .type)
@@ -1272,7 +1758,7 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable {
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseWebSearchCallCompletedEvent`.
+    /// Creates a new `ResponseWebSearchCallCompletedEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item that the web search call is associated with.
@@ -1295,6 +1781,10 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseWebSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.web_search_call.completed", forKey: .type)
@@ -1303,6 +1793,9 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.web_search_call.completed", forKey: .type)
@@ -1323,7 +1816,7 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable 
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseWebSearchCallInProgressEvent`.
+    /// Creates a new `ResponseWebSearchCallInProgressEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item that the web search call is associated with.
@@ -1346,6 +1839,10 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable 
         case type
     }
 
+    /// Decodes a `ResponseWebSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.web_search_call.in_progress", forKey: .type)
@@ -1354,6 +1851,9 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable 
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.web_search_call.in_progress", forKey: .type)
@@ -1374,7 +1874,7 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable {
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `ResponseWebSearchCallSearchingEvent`.
+    /// Creates a new `ResponseWebSearchCallSearchingEvent`.
     ///
     /// - Parameters:
     ///   - outputIndex: The index of the output item that the web search call is associated with.
@@ -1397,6 +1897,10 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseWebSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.web_search_call.searching", forKey: .type)
@@ -1405,6 +1909,9 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.web_search_call.searching", forKey: .type)
@@ -1428,8 +1935,10 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ServiceTierResponses/anyOf/0`.
 public struct ServiceTierResponses: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `auto`
@@ -1474,13 +1983,16 @@ public struct ServiceTierResponses: OpenEnum {
 /// - Remark: Generated from `#/components/schemas/ToolsArray`.
 public typealias ToolsArray = [Tool]
 
+/// The `ContextManagementParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ContextManagementParam`.
 public struct ContextManagementParam: Codable, Hashable, Sendable {
     /// The context management entry type. Currently only 'compaction' is supported.
     public var type: Swift.String
+    /// The `compact_threshold` member.
     public var compactThreshold: Swift.Int?
 
-    /// Creates a `ContextManagementParam`.
+    /// Creates a new `ContextManagementParam`.
     ///
     /// - Parameters:
     ///   - type: The context management entry type. Currently only 'compaction' is supported.
@@ -1498,12 +2010,19 @@ public struct ContextManagementParam: Codable, Hashable, Sendable {
         case compactThreshold = "compact_threshold"
     }
 
+    /// Decodes a `ContextManagementParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(Swift.String.self, forKey: .type)
         self.compactThreshold = try container.decodeIfPresent(Swift.Int.self, forKey: .compactThreshold)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -1518,13 +2037,11 @@ public struct PromptCacheOptions: Codable, Hashable, Sendable {
     /// Whether implicit prompt-cache breakpoints were enabled.
     public var mode: PromptCacheModeEnum
 
-    /// Creates a `PromptCacheOptions`.
+    /// Creates a new `PromptCacheOptions`.
     ///
     /// - Parameters:
     ///   - mode: Whether implicit prompt-cache breakpoints were enabled.
-    public init(
-        mode: PromptCacheModeEnum
-    ) {
+    public init(mode: PromptCacheModeEnum) {
         self.mode = mode
     }
 
@@ -1533,12 +2050,19 @@ public struct PromptCacheOptions: Codable, Hashable, Sendable {
         case ttl
     }
 
+    /// Decodes a `PromptCacheOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("30m", forKey: .ttl)
         self.mode = try container.decode(PromptCacheModeEnum.self, forKey: .mode)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("30m", forKey: .ttl)
@@ -1555,7 +2079,7 @@ public struct ModerationErrorBody: Codable, Hashable, Sendable {
     /// The error message.
     public var message: Swift.String
 
-    /// Creates a `ModerationErrorBody`.
+    /// Creates a new `ModerationErrorBody`.
     ///
     /// - Parameters:
     ///   - code: The error code.
@@ -1574,6 +2098,10 @@ public struct ModerationErrorBody: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ModerationErrorBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("error", forKey: .type)
@@ -1581,6 +2109,9 @@ public struct ModerationErrorBody: Codable, Hashable, Sendable {
         self.message = try container.decode(Swift.String.self, forKey: .message)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("error", forKey: .type)
@@ -1598,7 +2129,7 @@ public struct Moderation: Codable, Hashable, Sendable {
     /// Moderation for the response output.
     public var output: Moderation.Output
 
-    /// Creates a `Moderation`.
+    /// Creates a new `Moderation`.
     ///
     /// - Parameters:
     ///   - input: Moderation for the response input.
@@ -1616,12 +2147,19 @@ public struct Moderation: Codable, Hashable, Sendable {
         case output
     }
 
+    /// Decodes a `Moderation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.input = try container.decode(Moderation.Input.self, forKey: .input)
         self.output = try container.decode(Moderation.Output.self, forKey: .output)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.input, forKey: .input)
@@ -1641,6 +2179,9 @@ public struct Moderation: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "moderation_result":
@@ -1652,6 +2193,9 @@ public struct Moderation: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .moderationResult(let value): try value.encode(to: encoder)
@@ -1674,6 +2218,9 @@ public struct Moderation: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "moderation_result":
@@ -1685,6 +2232,9 @@ public struct Moderation: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .moderationResult(let value): try value.encode(to: encoder)
@@ -1702,13 +2252,11 @@ public struct ResponseConversation: Codable, Hashable, Sendable {
     /// The unique ID of the conversation that this response was associated with.
     public var id: Swift.String
 
-    /// Creates a `ResponseConversation`.
+    /// Creates a new `ResponseConversation`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the conversation that this response was associated with.
-    public init(
-        id: Swift.String
-    ) {
+    public init(id: Swift.String) {
         self.id = id
     }
 
@@ -1716,11 +2264,18 @@ public struct ResponseConversation: Codable, Hashable, Sendable {
         case id
     }
 
+    /// Decodes a `ResponseConversation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -1740,7 +2295,7 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Se
     /// The shell command that was added.
     public var command: Swift.String
 
-    /// Creates a `ResponseShellCallCommandAddedStreamingEvent`.
+    /// Creates a new `ResponseShellCallCommandAddedStreamingEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -1767,6 +2322,10 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Se
         case type
     }
 
+    /// Decodes a `ResponseShellCallCommandAddedStreamingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.shell_call_command.added", forKey: .type)
@@ -1776,6 +2335,9 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Se
         self.command = try container.decode(Swift.String.self, forKey: .command)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.shell_call_command.added", forKey: .type)
@@ -1801,7 +2363,7 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Se
     /// An obfuscation string that was added to pad the event payload.
     public var obfuscation: Swift.String?
 
-    /// Creates a `ResponseShellCallCommandDeltaStreamingEvent`.
+    /// Creates a new `ResponseShellCallCommandDeltaStreamingEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -1832,6 +2394,10 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Se
         case type
     }
 
+    /// Decodes a `ResponseShellCallCommandDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.shell_call_command.delta", forKey: .type)
@@ -1842,6 +2408,9 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Se
         self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.shell_call_command.delta", forKey: .type)
@@ -1866,7 +2435,7 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sen
     /// The final shell command that was emitted.
     public var command: Swift.String
 
-    /// Creates a `ResponseShellCallCommandDoneStreamingEvent`.
+    /// Creates a new `ResponseShellCallCommandDoneStreamingEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -1893,6 +2462,10 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sen
         case type
     }
 
+    /// Decodes a `ResponseShellCallCommandDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.shell_call_command.done", forKey: .type)
@@ -1902,6 +2475,9 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sen
         self.command = try container.decode(Swift.String.self, forKey: .command)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.shell_call_command.done", forKey: .type)
@@ -1921,7 +2497,7 @@ public struct ShellCallOutputDelta: Codable, Hashable, Sendable {
     /// The stderr delta that was emitted.
     public var stderr: Swift.String?
 
-    /// Creates a `ShellCallOutputDelta`.
+    /// Creates a new `ShellCallOutputDelta`.
     ///
     /// - Parameters:
     ///   - stdout: The stdout delta that was emitted.
@@ -1939,12 +2515,19 @@ public struct ShellCallOutputDelta: Codable, Hashable, Sendable {
         case stderr
     }
 
+    /// Decodes a `ShellCallOutputDelta` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.stdout = try container.decodeIfPresent(Swift.String.self, forKey: .stdout)
         self.stderr = try container.decodeIfPresent(Swift.String.self, forKey: .stderr)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.stdout, forKey: .stdout)
@@ -1967,7 +2550,7 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashab
     /// The stdout/stderr delta that was emitted.
     public var delta: ShellCallOutputDelta
 
-    /// Creates a `ResponseShellCallOutputContentDeltaStreamingEvent`.
+    /// Creates a new `ResponseShellCallOutputContentDeltaStreamingEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -1998,6 +2581,10 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashab
         case type
     }
 
+    /// Decodes a `ResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.shell_call_output_content.delta", forKey: .type)
@@ -2008,6 +2595,9 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashab
         self.delta = try container.decode(ShellCallOutputDelta.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.shell_call_output_content.delta", forKey: .type)
@@ -2034,7 +2624,7 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
     /// The output contents emitted for the shell command.
     public var output: [FunctionShellCallOutputContent]
 
-    /// Creates a `ResponseShellCallOutputContentDoneStreamingEvent`.
+    /// Creates a new `ResponseShellCallOutputContentDoneStreamingEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The sequence number of the event that was emitted.
@@ -2065,6 +2655,10 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
         case type
     }
 
+    /// Decodes a `ResponseShellCallOutputContentDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.shell_call_output_content.done", forKey: .type)
@@ -2075,6 +2669,9 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
         self.output = try container.decodeIfPresent([FunctionShellCallOutputContent].self, forKey: .output) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.shell_call_output_content.done", forKey: .type)
@@ -2086,25 +2683,31 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
     }
 }
 
+/// The `BetaError` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaError`.
 public struct BetaError: Codable, Hashable, Sendable {
+    /// The `code` member.
     public var code: Swift.String?
+    /// The `message` member.
     public var message: Swift.String
+    /// The `param` member.
     public var param: Swift.String?
+    /// The `type` member.
     public var type: Swift.String
 
-    /// Creates a `BetaError`.
+    /// Creates a new `BetaError`.
     ///
     /// - Parameters:
-    ///   - code: The `code` member.
     ///   - message: The `message` member.
-    ///   - param: The `param` member.
     ///   - type: The `type` member.
+    ///   - code: The `code` member.
+    ///   - param: The `param` member.
     public init(
-        code: Swift.String? = nil,
         message: Swift.String,
-        param: Swift.String? = nil,
-        type: Swift.String
+        type: Swift.String,
+        code: Swift.String? = nil,
+        param: Swift.String? = nil
     ) {
         self.code = code
         self.message = message
@@ -2119,6 +2722,10 @@ public struct BetaError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
@@ -2127,6 +2734,9 @@ public struct BetaError: Codable, Hashable, Sendable {
         self.type = try container.decode(Swift.String.self, forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.code, forKey: .code)
@@ -2149,7 +2759,7 @@ public struct BetaResponseItemList: Codable, Hashable, Sendable, CursorPage {
     /// The ID of the last item in the list.
     public var lastID: Swift.String
 
-    /// Creates a `BetaResponseItemList`.
+    /// Creates a new `BetaResponseItemList`.
     ///
     /// - Parameters:
     ///   - data: A list of items used to generate this response.
@@ -2176,6 +2786,10 @@ public struct BetaResponseItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `BetaResponseItemList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -2185,6 +2799,9 @@ public struct BetaResponseItemList: Codable, Hashable, Sendable, CursorPage {
         self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -2274,6 +2891,9 @@ public enum BetaItemResource: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "file_search_call":
@@ -2349,6 +2969,9 @@ public enum BetaItemResource: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .inputMessageResource(let value): try value.encode(to: encoder)
@@ -2398,6 +3021,7 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
@@ -2408,23 +3032,23 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `BetaCustomToolCallOutputResource`.
+    /// Creates a new `BetaCustomToolCallOutputResource`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the custom tool call output item.
     ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
-    ///   - caller: The `caller` member.
     ///   - output: The output from the custom tool call generated by your code.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
-        agent: BetaAgentTag? = nil,
         id: Swift.String,
         callID: Swift.String,
-        caller: BetaToolCallCallerParam? = nil,
         output: BetaCustomToolCallOutputResource.Output,
         status: BetaFunctionCallOutputStatusEnum,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCallerParam? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.agent = agent
@@ -2447,6 +3071,10 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaCustomToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom_tool_call_output", forKey: .type)
@@ -2459,6 +3087,9 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom_tool_call_output", forKey: .type)
@@ -2488,6 +3119,9 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2500,6 +3134,9 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2520,6 +3157,7 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: BetaToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -2533,27 +3171,27 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `BetaCustomToolCallResource`.
+    /// Creates a new `BetaCustomToolCallResource`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the custom tool call item.
     ///   - callID: An identifier used to map this custom tool call to a tool call output.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the custom tool being called.
     ///   - name: The name of the custom tool being called.
     ///   - input: The input for the custom tool call generated by the model.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the custom tool being called.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
-        agent: BetaAgentTag? = nil,
         id: Swift.String,
         callID: Swift.String,
-        caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
         name: Swift.String,
         input: Swift.String,
         status: BetaFunctionCallStatus,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.agent = agent
@@ -2580,6 +3218,10 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaCustomToolCallResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom_tool_call", forKey: .type)
@@ -2594,6 +3236,9 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom_tool_call", forKey: .type)
@@ -2609,6 +3254,8 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaFunctionToolCallOutputResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutputResource`.
 public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
     /// The agent that produced this item.
@@ -2621,6 +3268,7 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
     public var name: Swift.String?
     /// The namespace of the tool that produced the output.
     public var namespace: Swift.String?
+    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
@@ -2631,27 +3279,27 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `BetaFunctionToolCallOutputResource`.
+    /// Creates a new `BetaFunctionToolCallOutputResource`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the function call tool output.
+    ///   - output: The output from the function call generated by your code.
+    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - agent: The agent that produced this item.
     ///   - callID: The unique ID of the function tool call generated by the model.
     ///   - name: The name of the tool that produced the output.
     ///   - namespace: The namespace of the tool that produced the output.
     ///   - caller: The `caller` member.
-    ///   - output: The output from the function call generated by your code.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
-        agent: BetaAgentTag? = nil,
         id: Swift.String,
+        output: BetaFunctionToolCallOutputResource.Output,
+        status: BetaFunctionCallOutputStatusEnum,
+        agent: BetaAgentTag? = nil,
         callID: Swift.String? = nil,
         name: Swift.String? = nil,
         namespace: Swift.String? = nil,
         caller: BetaToolCallCallerParam? = nil,
-        output: BetaFunctionToolCallOutputResource.Output,
-        status: BetaFunctionCallOutputStatusEnum,
         createdBy: Swift.String? = nil
     ) {
         self.agent = agent
@@ -2678,6 +3326,10 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaFunctionToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function_call_output", forKey: .type)
@@ -2692,6 +3344,9 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function_call_output", forKey: .type)
@@ -2723,6 +3378,9 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2735,6 +3393,9 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2745,6 +3406,8 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaFunctionToolCallResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallResource`.
 public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
     /// The agent that produced this item.
@@ -2753,6 +3416,7 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The unique ID of the function tool call generated by the model.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: BetaToolCallCaller?
     /// The namespace of the function to run.
     public var namespace: Swift.String?
@@ -2766,27 +3430,27 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `BetaFunctionToolCallResource`.
+    /// Creates a new `BetaFunctionToolCallResource`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the function tool call.
     ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the function to run.
     ///   - name: The name of the function to run.
     ///   - arguments: A JSON string of the arguments to pass to the function.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the function to run.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
-        agent: BetaAgentTag? = nil,
         id: Swift.String,
         callID: Swift.String,
-        caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
         name: Swift.String,
         arguments: Swift.String,
         status: BetaFunctionCallStatus,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.agent = agent
@@ -2813,6 +3477,10 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaFunctionToolCallResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function_call", forKey: .type)
@@ -2827,6 +3495,9 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function_call", forKey: .type)
@@ -2842,6 +3513,8 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaInputMessageResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaInputMessageResource`.
 public struct BetaInputMessageResource: Codable, Hashable, Sendable {
     /// The agent that produced this item.
@@ -2857,20 +3530,20 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
     /// The unique ID of the message input.
     public var id: Swift.String
 
-    /// Creates a `BetaInputMessageResource`.
+    /// Creates a new `BetaInputMessageResource`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
     ///   - role: The role of the message input. One of `user`, `system`, or `developer`.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or
     ///   - content: A list of one or many input items to the model, containing different content
     ///   - id: The unique ID of the message input.
+    ///   - agent: The agent that produced this item.
+    ///   - status: The status of item. One of `in_progress`, `completed`, or
     public init(
-        agent: BetaAgentTag? = nil,
         role: BetaInputMessageResource.RoleValue,
-        status: BetaInputMessageResource.Status? = nil,
         content: BetaInputMessageContentList,
-        id: Swift.String
+        id: Swift.String,
+        agent: BetaAgentTag? = nil,
+        status: BetaInputMessageResource.Status? = nil
     ) {
         self.agent = agent
         self.role = role
@@ -2888,6 +3561,10 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaInputMessageResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("message", forKey: .type)
@@ -2898,6 +3575,9 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message", forKey: .type)
@@ -2914,8 +3594,10 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaInputMessage/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `user`
@@ -2935,8 +3617,10 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaInputMessage/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -2965,20 +3649,20 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Hashable, Senda
     /// The complete input data for the custom tool call.
     public var input: Swift.String
 
-    /// Creates a `BetaResponseCustomToolCallInputDoneEvent`.
+    /// Creates a new `BetaResponseCustomToolCallInputDoneEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - sequenceNumber: The sequence number of this event.
     ///   - outputIndex: The index of the output this event applies to.
     ///   - itemID: Unique identifier for the API item associated with this event.
     ///   - input: The complete input data for the custom tool call.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         sequenceNumber: Swift.Int,
         outputIndex: Swift.Int,
         itemID: Swift.String,
-        input: Swift.String
+        input: Swift.String,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.sequenceNumber = sequenceNumber
@@ -2996,6 +3680,10 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Hashable, Senda
         case type
     }
 
+    /// Decodes a `BetaResponseCustomToolCallInputDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.custom_tool_call_input.done", forKey: .type)
@@ -3006,6 +3694,9 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Hashable, Senda
         self.input = try container.decode(Swift.String.self, forKey: .input)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.custom_tool_call_input.done", forKey: .type)
@@ -3032,20 +3723,20 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Send
     /// The incremental input data (delta) for the custom tool call.
     public var delta: Swift.String
 
-    /// Creates a `BetaResponseCustomToolCallInputDeltaEvent`.
+    /// Creates a new `BetaResponseCustomToolCallInputDeltaEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - sequenceNumber: The sequence number of this event.
     ///   - outputIndex: The index of the output this delta applies to.
     ///   - itemID: Unique identifier for the API item associated with this event.
     ///   - delta: The incremental input data (delta) for the custom tool call.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         sequenceNumber: Swift.Int,
         outputIndex: Swift.Int,
         itemID: Swift.String,
-        delta: Swift.String
+        delta: Swift.String,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.sequenceNumber = sequenceNumber
@@ -3063,6 +3754,10 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Send
         case type
     }
 
+    /// Decodes a `BetaResponseCustomToolCallInputDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.custom_tool_call_input.delta", forKey: .type)
@@ -3073,6 +3768,9 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Send
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.custom_tool_call_input.delta", forKey: .type)
@@ -3095,16 +3793,16 @@ public struct BetaResponseQueuedEvent: Codable, Hashable, Sendable {
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `BetaResponseQueuedEvent`.
+    /// Creates a new `BetaResponseQueuedEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - response: The full response object that is queued.
     ///   - sequenceNumber: The sequence number for this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         response: BetaResponse,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.response = response
@@ -3118,6 +3816,10 @@ public struct BetaResponseQueuedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseQueuedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.queued", forKey: .type)
@@ -3126,799 +3828,14 @@ public struct BetaResponseQueuedEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.queued", forKey: .type)
         try container.encodeIfPresent(self.agent, forKey: .agent)
         try container.encode(self.response, forKey: .response)
         try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
-/// The response object
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponse`.
-public struct BetaResponse: Codable, Hashable, Sendable {
-    public var metadata: BetaMetadata?
-    public var topLogprobs: Swift.Int?
-    public var temperature: Swift.Double?
-    public var topP: Swift.Double?
-    private var _user: Swift.String?
-    /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
-    @available(*, deprecated)
-    public var user: Swift.String? {
-        get { _user }
-        set { _user = newValue }
-    }
-    public var safetyIdentifier: Swift.String?
-    public var promptCacheKey: Swift.String?
-    private var _promptCacheRetention: BetaResponse.PromptCacheRetention?
-    @available(*, deprecated)
-    public var promptCacheRetention: BetaResponse.PromptCacheRetention? {
-        get { _promptCacheRetention }
-        set { _promptCacheRetention = newValue }
-    }
-    public var previousResponseID: Swift.String?
-    /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
-    /// to browse and compare available models.
-    public var model: BetaModelIDsResponses
-    public var background: Swift.Bool?
-    public var maxToolCalls: Swift.Int?
-    /// Configuration options for a text response from the model. Can be plain
-    /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Structured Outputs](/docs/guides/structured-outputs)
-    public var text: BetaResponseTextParam?
-    /// An array of tools the model may call while generating a response. You
-    /// can specify which tool to use by setting the `tool_choice` parameter.
-    ///
-    /// We support the following categories of tools:
-    /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-    ///   or [file search](/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](/docs/guides/tools).
-    /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
-    ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
-    /// - **Function calls (custom tools)**: Functions that are defined by you,
-    ///   enabling the model to call your own code with strongly typed arguments
-    ///   and outputs. Learn more about
-    ///   [function calling](/docs/guides/function-calling). You can also use
-    ///   custom tools to call your own code.
-    public var tools: BetaToolsArray
-    /// How the model should select which tool (or tools) to use when generating
-    /// a response. See the `tools` parameter to see how to specify which tools
-    /// the model can call.
-    public var toolChoice: BetaToolChoiceParam
-    public var prompt: BetaPrompt?
-    public var serviceTier: BetaServiceTierResponses?
-    public var truncation: BetaResponse.Truncation?
-    /// Unique identifier for this Response.
-    public var id: Swift.String
-    /// The status of the response generation. One of `completed`, `failed`,
-    /// `in_progress`, `cancelled`, `queued`, or `incomplete`.
-    public var status: BetaResponse.Status?
-    /// Unix timestamp (in seconds) of when this Response was created.
-    public var createdAt: Swift.Double
-    public var completedAt: Swift.Double?
-    public var error: BetaResponseError?
-    public var incompleteDetails: BetaResponse.IncompleteDetails?
-    /// An array of content items generated by the model.
-    ///
-    /// - The length and order of items in the `output` array is dependent
-    ///   on the model's response.
-    /// - Rather than accessing the first item in the `output` array and
-    ///   assuming it's an `assistant` message with the content generated by
-    ///   the model, you might consider using the `output_text` property where
-    ///   supported in SDKs.
-    public var output: [BetaOutputItem]
-    public var reasoning: BetaReasoning?
-    public var instructions: BetaResponse.Instructions?
-    public var outputText: Swift.String?
-    /// Represents token usage details including input tokens, output tokens,
-    /// a breakdown of output tokens, and the total tokens used.
-    public var usage: BetaResponseUsage?
-    /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
-    public var promptCacheOptions: BetaPromptCacheOptions?
-    public var moderation: BetaModeration?
-    /// Whether to allow the model to run tool calls in parallel.
-    public var parallelToolCalls: Swift.Bool
-    public var conversation: BetaResponseConversation?
-    public var maxOutputTokens: Swift.Int?
-
-    /// Creates a `BetaResponse`.
-    ///
-    /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: The `top_logprobs` member.
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - background: The `background` member.
-    ///   - maxToolCalls: The `max_tool_calls` member.
-    ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - tools: An array of tools the model may call while generating a response. You
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
-    ///   - prompt: The `prompt` member.
-    ///   - serviceTier: The `service_tier` member.
-    ///   - truncation: The `truncation` member.
-    ///   - id: Unique identifier for this Response.
-    ///   - status: The status of the response generation. One of `completed`, `failed`,
-    ///   - createdAt: Unix timestamp (in seconds) of when this Response was created.
-    ///   - completedAt: The `completed_at` member.
-    ///   - error: The `error` member.
-    ///   - incompleteDetails: The `incomplete_details` member.
-    ///   - output: An array of content items generated by the model.
-    ///   - reasoning: The `reasoning` member.
-    ///   - instructions: The `instructions` member.
-    ///   - outputText: The `output_text` member.
-    ///   - usage: Represents token usage details including input tokens, output tokens,
-    ///   - promptCacheOptions: The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
-    ///   - moderation: The `moderation` member.
-    ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
-    ///   - conversation: The `conversation` member.
-    ///   - maxOutputTokens: The `max_output_tokens` member.
-    public init(
-        metadata: BetaMetadata? = nil,
-        topLogprobs: Swift.Int? = nil,
-        temperature: Swift.Double? = nil,
-        topP: Swift.Double? = nil,
-        user: Swift.String? = nil,
-        safetyIdentifier: Swift.String? = nil,
-        promptCacheKey: Swift.String? = nil,
-        promptCacheRetention: BetaResponse.PromptCacheRetention? = nil,
-        previousResponseID: Swift.String? = nil,
-        model: BetaModelIDsResponses,
-        background: Swift.Bool? = nil,
-        maxToolCalls: Swift.Int? = nil,
-        text: BetaResponseTextParam? = nil,
-        tools: BetaToolsArray,
-        toolChoice: BetaToolChoiceParam,
-        prompt: BetaPrompt? = nil,
-        serviceTier: BetaServiceTierResponses? = nil,
-        truncation: BetaResponse.Truncation? = nil,
-        id: Swift.String,
-        status: BetaResponse.Status? = nil,
-        createdAt: Swift.Double,
-        completedAt: Swift.Double? = nil,
-        error: BetaResponseError? = nil,
-        incompleteDetails: BetaResponse.IncompleteDetails? = nil,
-        output: [BetaOutputItem],
-        reasoning: BetaReasoning? = nil,
-        instructions: BetaResponse.Instructions? = nil,
-        outputText: Swift.String? = nil,
-        usage: BetaResponseUsage? = nil,
-        promptCacheOptions: BetaPromptCacheOptions? = nil,
-        moderation: BetaModeration? = nil,
-        parallelToolCalls: Swift.Bool,
-        conversation: BetaResponseConversation? = nil,
-        maxOutputTokens: Swift.Int? = nil
-    ) {
-        self.metadata = metadata
-        self.topLogprobs = topLogprobs
-        self.temperature = temperature
-        self.topP = topP
-        self._user = user
-        self.safetyIdentifier = safetyIdentifier
-        self.promptCacheKey = promptCacheKey
-        self._promptCacheRetention = promptCacheRetention
-        self.previousResponseID = previousResponseID
-        self.model = model
-        self.background = background
-        self.maxToolCalls = maxToolCalls
-        self.text = text
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.prompt = prompt
-        self.serviceTier = serviceTier
-        self.truncation = truncation
-        self.id = id
-        self.status = status
-        self.createdAt = createdAt
-        self.completedAt = completedAt
-        self.error = error
-        self.incompleteDetails = incompleteDetails
-        self.output = output
-        self.reasoning = reasoning
-        self.instructions = instructions
-        self.outputText = outputText
-        self.usage = usage
-        self.promptCacheOptions = promptCacheOptions
-        self.moderation = moderation
-        self.parallelToolCalls = parallelToolCalls
-        self.conversation = conversation
-        self.maxOutputTokens = maxOutputTokens
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case metadata
-        case topLogprobs = "top_logprobs"
-        case temperature
-        case topP = "top_p"
-        case user
-        case safetyIdentifier = "safety_identifier"
-        case promptCacheKey = "prompt_cache_key"
-        case promptCacheRetention = "prompt_cache_retention"
-        case previousResponseID = "previous_response_id"
-        case model
-        case background
-        case maxToolCalls = "max_tool_calls"
-        case text
-        case tools
-        case toolChoice = "tool_choice"
-        case prompt
-        case serviceTier = "service_tier"
-        case truncation
-        case id
-        case status
-        case createdAt = "created_at"
-        case completedAt = "completed_at"
-        case error
-        case incompleteDetails = "incomplete_details"
-        case output
-        case reasoning
-        case instructions
-        case outputText = "output_text"
-        case usage
-        case promptCacheOptions = "prompt_cache_options"
-        case moderation
-        case parallelToolCalls = "parallel_tool_calls"
-        case conversation
-        case maxOutputTokens = "max_output_tokens"
-        case object
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response", forKey: .object)
-        self.metadata = try container.decodeIfPresent(BetaMetadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(BetaResponse.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decode(BetaModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(BetaResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(BetaToolsArray.self, forKey: .tools) ?? []
-        self.toolChoice = try container.decode(BetaToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(BetaPrompt.self, forKey: .prompt)
-        self.serviceTier = try container.decodeIfPresent(BetaServiceTierResponses.self, forKey: .serviceTier)
-        self.truncation = try container.decodeIfPresent(BetaResponse.Truncation.self, forKey: .truncation)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(BetaResponse.Status.self, forKey: .status)
-        self.createdAt = try container.decode(Swift.Double.self, forKey: .createdAt)
-        self.completedAt = try container.decodeIfPresent(Swift.Double.self, forKey: .completedAt)
-        self.error = try container.decodeIfPresent(BetaResponseError.self, forKey: .error)
-        self.incompleteDetails = try container.decodeIfPresent(BetaResponse.IncompleteDetails.self, forKey: .incompleteDetails)
-        self.output = try container.decodeIfPresent([BetaOutputItem].self, forKey: .output) ?? []
-        self.reasoning = try container.decodeIfPresent(BetaReasoning.self, forKey: .reasoning)
-        self.instructions = try container.decodeIfPresent(BetaResponse.Instructions.self, forKey: .instructions)
-        self.outputText = try container.decodeIfPresent(Swift.String.self, forKey: .outputText)
-        self.usage = try container.decodeIfPresent(BetaResponseUsage.self, forKey: .usage)
-        self.promptCacheOptions = try container.decodeIfPresent(BetaPromptCacheOptions.self, forKey: .promptCacheOptions)
-        self.moderation = try container.decodeIfPresent(BetaModeration.self, forKey: .moderation)
-        self.parallelToolCalls = try container.decode(Swift.Bool.self, forKey: .parallelToolCalls)
-        self.conversation = try container.decodeIfPresent(BetaResponseConversation.self, forKey: .conversation)
-        self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response", forKey: .object)
-        try container.encode(self.metadata, forKey: .metadata)
-        try container.encodeIfPresent(self.topLogprobs, forKey: .topLogprobs)
-        try container.encode(self.temperature, forKey: .temperature)
-        try container.encode(self.topP, forKey: .topP)
-        try container.encodeIfPresent(self._user, forKey: .user)
-        try container.encodeIfPresent(self.safetyIdentifier, forKey: .safetyIdentifier)
-        try container.encodeIfPresent(self.promptCacheKey, forKey: .promptCacheKey)
-        try container.encodeIfPresent(self._promptCacheRetention, forKey: .promptCacheRetention)
-        try container.encodeIfPresent(self.previousResponseID, forKey: .previousResponseID)
-        try container.encode(self.model, forKey: .model)
-        try container.encodeIfPresent(self.background, forKey: .background)
-        try container.encodeIfPresent(self.maxToolCalls, forKey: .maxToolCalls)
-        try container.encodeIfPresent(self.text, forKey: .text)
-        try container.encode(self.tools, forKey: .tools)
-        try container.encode(self.toolChoice, forKey: .toolChoice)
-        try container.encodeIfPresent(self.prompt, forKey: .prompt)
-        try container.encodeIfPresent(self.serviceTier, forKey: .serviceTier)
-        try container.encodeIfPresent(self.truncation, forKey: .truncation)
-        try container.encode(self.id, forKey: .id)
-        try container.encodeIfPresent(self.status, forKey: .status)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encodeIfPresent(self.completedAt, forKey: .completedAt)
-        try container.encode(self.error, forKey: .error)
-        try container.encode(self.incompleteDetails, forKey: .incompleteDetails)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.reasoning, forKey: .reasoning)
-        try container.encode(self.instructions, forKey: .instructions)
-        try container.encodeIfPresent(self.outputText, forKey: .outputText)
-        try container.encodeIfPresent(self.usage, forKey: .usage)
-        try container.encodeIfPresent(self.promptCacheOptions, forKey: .promptCacheOptions)
-        try container.encodeIfPresent(self.moderation, forKey: .moderation)
-        try container.encode(self.parallelToolCalls, forKey: .parallelToolCalls)
-        try container.encodeIfPresent(self.conversation, forKey: .conversation)
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: .maxOutputTokens)
-    }
-
-    /// Deprecated. Use `prompt_cache_options.ttl` instead.
-    ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
-    /// This field expresses a maximum retention policy, while
-    /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
-    /// fields are independent and do not interact.
-    /// For `gpt-5.5`, `gpt-5.5-pro`, and future models, only `24h` is supported.
-    ///
-    /// For older models that support both `in_memory` and `24h`, the default depends on your organization's data retention policy:
-    ///   - Organizations without ZDR enabled default to `24h`.
-    ///   - Organizations with ZDR enabled default to `in_memory` when `prompt_cache_retention` is not specified.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
-    public struct PromptCacheRetention: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_memory`
-        public static var inMemory: Self { Self(rawValue: "in_memory") }
-
-        /// `24h`
-        public static var _24h: Self { Self(rawValue: "24h") }
-    }
-
-    /// The truncation strategy to use for the model response.
-    /// - `auto`: If the input to this Response exceeds
-    ///   the model's context window size, the model will truncate the
-    ///   response to fit the context window by dropping items from the beginning of the conversation.
-    /// - `disabled` (default): If the input size will exceed the context window
-    ///   size for a model, the request will fail with a 400 error.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/truncation/anyOf/0`.
-    public struct Truncation: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `disabled`
-        public static var disabled: Self { Self(rawValue: "disabled") }
-    }
-
-    /// The status of the response generation. One of `completed`, `failed`,
-    /// `in_progress`, `cancelled`, `queued`, or `incomplete`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `cancelled`
-        public static var cancelled: Self { Self(rawValue: "cancelled") }
-
-        /// `queued`
-        public static var queued: Self { Self(rawValue: "queued") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-
-    /// Details about why the response is incomplete.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Hashable, Sendable {
-        /// The reason why the response is incomplete.
-        public var reason: BetaResponse.IncompleteDetails.Reason?
-
-        /// Creates a `IncompleteDetails`.
-        ///
-        /// - Parameters:
-        ///   - reason: The reason why the response is incomplete.
-        public init(
-            reason: BetaResponse.IncompleteDetails.Reason? = nil
-        ) {
-            self.reason = reason
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case reason
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reason = try container.decodeIfPresent(BetaResponse.IncompleteDetails.Reason.self, forKey: .reason)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.reason, forKey: .reason)
-        }
-
-        /// The reason why the response is incomplete.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/incomplete_details/anyOf/0/properties/reason`.
-        public struct Reason: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `max_output_tokens`
-            public static var maxOutputTokens: Self { Self(rawValue: "max_output_tokens") }
-
-            /// `content_filter`
-            public static var contentFilter: Self { Self(rawValue: "content_filter") }
-        }
-    }
-
-    /// A system (or developer) message inserted into the model's context.
-    ///
-    /// When using along with `previous_response_id`, the instructions from a previous
-    /// response will not be carried over to the next response. This makes it simple
-    /// to swap out system (or developer) messages in new responses.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/instructions/anyOf/0`.
-    public enum Instructions: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// A text input to the model, equivalent to a text input with the
-        case string(Swift.String)
-        /// A list of one or many input items to the model, containing
-        case inputItemList([BetaInputItem])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? [BetaInputItem](from: decoder) {
-                self = .inputItemList(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .inputItemList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The conversation that this response belonged to. Input items and output items from this response were automatically added to this conversation.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseConversation`.
-public struct BetaResponseConversation: Codable, Hashable, Sendable {
-    /// The unique ID of the conversation that this response was associated with.
-    public var id: Swift.String
-
-    /// Creates a `BetaResponseConversation`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the conversation that this response was associated with.
-    public init(
-        id: Swift.String
-    ) {
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
-/// Moderation results or errors for the response input and output.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModeration`.
-public struct BetaModeration: Codable, Hashable, Sendable {
-    /// Moderation for the response input.
-    public var input: BetaModeration.Input
-    /// Moderation for the response output.
-    public var output: BetaModeration.Output
-
-    /// Creates a `BetaModeration`.
-    ///
-    /// - Parameters:
-    ///   - input: Moderation for the response input.
-    ///   - output: Moderation for the response output.
-    public init(
-        input: BetaModeration.Input,
-        output: BetaModeration.Output
-    ) {
-        self.input = input
-        self.output = output
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case input
-        case output
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.input = try container.decode(BetaModeration.Input.self, forKey: .input)
-        self.output = try container.decode(BetaModeration.Output.self, forKey: .output)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.input, forKey: .input)
-        try container.encode(self.output, forKey: .output)
-    }
-
-    /// Moderation for the response input.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaModeration/properties/input`.
-    public enum Input: Codable, Hashable, Sendable {
-        /// A moderation result produced for the response input or output. (type: `moderation_result`)
-        case moderationResult(BetaModerationResultBody)
-        /// An error produced while attempting moderation for the response input or output. (type: `error`)
-        case error(BetaModerationErrorBody)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "moderation_result":
-                    self = .moderationResult(try BetaModerationResultBody(from: decoder))
-                case "error":
-                    self = .error(try BetaModerationErrorBody(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .moderationResult(let value): try value.encode(to: encoder)
-                case .error(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Moderation for the response output.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaModeration/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
-        /// A moderation result produced for the response input or output. (type: `moderation_result`)
-        case moderationResult(BetaModerationResultBody)
-        /// An error produced while attempting moderation for the response input or output. (type: `error`)
-        case error(BetaModerationErrorBody)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "moderation_result":
-                    self = .moderationResult(try BetaModerationResultBody(from: decoder))
-                case "error":
-                    self = .error(try BetaModerationErrorBody(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .moderationResult(let value): try value.encode(to: encoder)
-                case .error(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// An error produced while attempting moderation for the response input or output.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModerationErrorBody`.
-public struct BetaModerationErrorBody: Codable, Hashable, Sendable {
-    /// The error code.
-    public var code: Swift.String
-    /// The error message.
-    public var message: Swift.String
-
-    /// Creates a `BetaModerationErrorBody`.
-    ///
-    /// - Parameters:
-    ///   - code: The error code.
-    ///   - message: The error message.
-    public init(
-        code: Swift.String,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("error", forKey: .type)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.message, forKey: .message)
-    }
-}
-
-/// A moderation result produced for the response input or output.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModerationResultBody`.
-public struct BetaModerationResultBody: Codable, Hashable, Sendable {
-    /// The moderation model that produced this result.
-    public var model: Swift.String
-    /// A boolean indicating whether the content was flagged by any category.
-    public var flagged: Swift.Bool
-    /// A dictionary of moderation categories to booleans, True if the input is flagged under this category.
-    public var categories: [Swift.String: Swift.Bool]
-    /// A dictionary of moderation categories to scores.
-    public var categoryScores: [Swift.String: Swift.Double]
-    /// Which modalities of input are reflected by the score for each category.
-    public var categoryAppliedInputTypes: [Swift.String: [BetaModerationInputType]]
-
-    /// Creates a `BetaModerationResultBody`.
-    ///
-    /// - Parameters:
-    ///   - model: The moderation model that produced this result.
-    ///   - flagged: A boolean indicating whether the content was flagged by any category.
-    ///   - categories: A dictionary of moderation categories to booleans, True if the input is flagged under this category.
-    ///   - categoryScores: A dictionary of moderation categories to scores.
-    ///   - categoryAppliedInputTypes: Which modalities of input are reflected by the score for each category.
-    public init(
-        model: Swift.String,
-        flagged: Swift.Bool,
-        categories: [Swift.String: Swift.Bool],
-        categoryScores: [Swift.String: Swift.Double],
-        categoryAppliedInputTypes: [Swift.String: [BetaModerationInputType]]
-    ) {
-        self.model = model
-        self.flagged = flagged
-        self.categories = categories
-        self.categoryScores = categoryScores
-        self.categoryAppliedInputTypes = categoryAppliedInputTypes
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case flagged
-        case categories
-        case categoryScores = "category_scores"
-        case categoryAppliedInputTypes = "category_applied_input_types"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("moderation_result", forKey: .type)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.flagged = try container.decode(Swift.Bool.self, forKey: .flagged)
-        self.categories = try container.decodeIfPresent([Swift.String: Swift.Bool].self, forKey: .categories) ?? [:]
-        self.categoryScores = try container.decodeIfPresent([Swift.String: Swift.Double].self, forKey: .categoryScores) ?? [:]
-        self.categoryAppliedInputTypes = try container.decodeIfPresent([Swift.String: [BetaModerationInputType]].self, forKey: .categoryAppliedInputTypes) ?? [:]
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("moderation_result", forKey: .type)
-        try container.encode(self.model, forKey: .model)
-        try container.encode(self.flagged, forKey: .flagged)
-        try container.encode(self.categories, forKey: .categories)
-        try container.encode(self.categoryScores, forKey: .categoryScores)
-        try container.encode(self.categoryAppliedInputTypes, forKey: .categoryAppliedInputTypes)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModerationInputType`.
-public struct BetaModerationInputType: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `text`
-    public static var text: Self { Self(rawValue: "text") }
-
-    /// `image`
-    public static var image: Self { Self(rawValue: "image") }
-}
-
-/// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
-///
-/// - Remark: Generated from `#/components/schemas/BetaPromptCacheOptions`.
-public struct BetaPromptCacheOptions: Codable, Hashable, Sendable {
-    /// Whether implicit prompt-cache breakpoints were enabled.
-    public var mode: BetaPromptCacheModeEnum
-
-    /// Creates a `BetaPromptCacheOptions`.
-    ///
-    /// - Parameters:
-    ///   - mode: Whether implicit prompt-cache breakpoints were enabled.
-    public init(
-        mode: BetaPromptCacheModeEnum
-    ) {
-        self.mode = mode
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case mode
-        case ttl
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("30m", forKey: .ttl)
-        self.mode = try container.decode(BetaPromptCacheModeEnum.self, forKey: .mode)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("30m", forKey: .ttl)
-        try container.encode(self.mode, forKey: .mode)
     }
 }

@@ -3,6 +3,1260 @@
 
 import Foundation
 
+/// A streaming event that indicated a shell command was completed.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseShellCallCommandDoneStreamingEvent`.
+public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sendable {
+    /// The sequence number of the event that was emitted.
+    public var sequenceNumber: Swift.Int
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that was updated.
+    public var outputIndex: Swift.Int
+    /// The index of the shell command that was completed.
+    public var commandIndex: Swift.Int
+    /// The final shell command that was emitted.
+    public var command: Swift.String
+
+    /// Creates a new `BetaResponseShellCallCommandDoneStreamingEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of the event that was emitted.
+    ///   - outputIndex: The index of the output item that was updated.
+    ///   - commandIndex: The index of the shell command that was completed.
+    ///   - command: The final shell command that was emitted.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        sequenceNumber: Swift.Int,
+        outputIndex: Swift.Int,
+        commandIndex: Swift.Int,
+        command: Swift.String,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.sequenceNumber = sequenceNumber
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.commandIndex = commandIndex
+        self.command = command
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case sequenceNumber = "sequence_number"
+        case agent
+        case outputIndex = "output_index"
+        case commandIndex = "command_index"
+        case command
+        case type
+    }
+
+    /// Decodes a `BetaResponseShellCallCommandDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.shell_call_command.done", forKey: .type)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
+        self.command = try container.decode(Swift.String.self, forKey: .command)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.shell_call_command.done", forKey: .type)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.commandIndex, forKey: .commandIndex)
+        try container.encode(self.command, forKey: .command)
+    }
+}
+
+/// A streaming event that indicated a shell command was incrementally updated.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseShellCallCommandDeltaStreamingEvent`.
+public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Sendable {
+    /// The sequence number of the event that was emitted.
+    public var sequenceNumber: Swift.Int
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that was updated.
+    public var outputIndex: Swift.Int
+    /// The index of the shell command that was updated.
+    public var commandIndex: Swift.Int
+    /// The shell command delta that was appended.
+    public var delta: Swift.String
+    /// An obfuscation string that was added to pad the event payload.
+    public var obfuscation: Swift.String?
+
+    /// Creates a new `BetaResponseShellCallCommandDeltaStreamingEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of the event that was emitted.
+    ///   - outputIndex: The index of the output item that was updated.
+    ///   - commandIndex: The index of the shell command that was updated.
+    ///   - delta: The shell command delta that was appended.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    ///   - obfuscation: An obfuscation string that was added to pad the event payload.
+    public init(
+        sequenceNumber: Swift.Int,
+        outputIndex: Swift.Int,
+        commandIndex: Swift.Int,
+        delta: Swift.String,
+        agent: BetaAgentTag? = nil,
+        obfuscation: Swift.String? = nil
+    ) {
+        self.sequenceNumber = sequenceNumber
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.commandIndex = commandIndex
+        self.delta = delta
+        self.obfuscation = obfuscation
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case sequenceNumber = "sequence_number"
+        case agent
+        case outputIndex = "output_index"
+        case commandIndex = "command_index"
+        case delta
+        case obfuscation
+        case type
+    }
+
+    /// Decodes a `BetaResponseShellCallCommandDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.shell_call_command.delta", forKey: .type)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
+        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.shell_call_command.delta", forKey: .type)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.commandIndex, forKey: .commandIndex)
+        try container.encode(self.delta, forKey: .delta)
+        try container.encodeIfPresent(self.obfuscation, forKey: .obfuscation)
+    }
+}
+
+/// A streaming event that indicated a shell command was added to a tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseShellCallCommandAddedStreamingEvent`.
+public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Sendable {
+    /// The sequence number of the event that was emitted.
+    public var sequenceNumber: Swift.Int
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that was updated.
+    public var outputIndex: Swift.Int
+    /// The index of the shell command that was added.
+    public var commandIndex: Swift.Int
+    /// The shell command that was added.
+    public var command: Swift.String
+
+    /// Creates a new `BetaResponseShellCallCommandAddedStreamingEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of the event that was emitted.
+    ///   - outputIndex: The index of the output item that was updated.
+    ///   - commandIndex: The index of the shell command that was added.
+    ///   - command: The shell command that was added.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        sequenceNumber: Swift.Int,
+        outputIndex: Swift.Int,
+        commandIndex: Swift.Int,
+        command: Swift.String,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.sequenceNumber = sequenceNumber
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.commandIndex = commandIndex
+        self.command = command
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case sequenceNumber = "sequence_number"
+        case agent
+        case outputIndex = "output_index"
+        case commandIndex = "command_index"
+        case command
+        case type
+    }
+
+    /// Decodes a `BetaResponseShellCallCommandAddedStreamingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.shell_call_command.added", forKey: .type)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
+        self.command = try container.decode(Swift.String.self, forKey: .command)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.shell_call_command.added", forKey: .type)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.commandIndex, forKey: .commandIndex)
+        try container.encode(self.command, forKey: .command)
+    }
+}
+
+/// Emitted when function-call arguments are finalized.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseFunctionCallArgumentsDoneEvent`.
+public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The name of the function that was called.
+    public var name: Swift.String
+    /// The index of the output item.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The function-call arguments.
+    public var arguments: Swift.String
+
+    /// Creates a new `BetaResponseFunctionCallArgumentsDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the item.
+    ///   - name: The name of the function that was called.
+    ///   - outputIndex: The index of the output item.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - arguments: The function-call arguments.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        itemID: Swift.String,
+        name: Swift.String,
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        arguments: Swift.String,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.itemID = itemID
+        self.name = name
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+        self.arguments = arguments
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case itemID = "item_id"
+        case name
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case arguments
+        case type
+    }
+
+    /// Decodes a `BetaResponseFunctionCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.function_call_arguments.done", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.arguments, forKey: .arguments)
+    }
+}
+
+/// Emitted when there is a partial function-call arguments delta.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseFunctionCallArgumentsDeltaEvent`.
+public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The ID of the output item that the function-call arguments delta is added to.
+    public var itemID: Swift.String
+    /// The index of the output item that the function-call arguments delta is added to.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The function-call arguments delta that is added.
+    public var delta: Swift.String
+
+    /// Creates a new `BetaResponseFunctionCallArgumentsDeltaEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the output item that the function-call arguments delta is added to.
+    ///   - outputIndex: The index of the output item that the function-call arguments delta is added to.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - delta: The function-call arguments delta that is added.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        delta: Swift.String,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+        self.delta = delta
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case delta
+        case type
+    }
+
+    /// Decodes a `BetaResponseFunctionCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.function_call_arguments.delta", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.delta, forKey: .delta)
+    }
+}
+
+/// Emitted when a file search is currently searching.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallSearchingEvent`.
+public struct BetaResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that the file search call is searching.
+    public var outputIndex: Swift.Int
+    /// The ID of the output item that the file search call is initiated.
+    public var itemID: Swift.String
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseFileSearchCallSearchingEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item that the file search call is searching.
+    ///   - itemID: The ID of the output item that the file search call is initiated.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseFileSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.file_search_call.searching", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.file_search_call.searching", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when a file search call is initiated.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallInProgressEvent`.
+public struct BetaResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that the file search call is initiated.
+    public var outputIndex: Swift.Int
+    /// The ID of the output item that the file search call is initiated.
+    public var itemID: Swift.String
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseFileSearchCallInProgressEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item that the file search call is initiated.
+    ///   - itemID: The ID of the output item that the file search call is initiated.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseFileSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.file_search_call.in_progress", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.file_search_call.in_progress", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when a file search call is completed (results found).
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallCompletedEvent`.
+public struct BetaResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that the file search call is initiated.
+    public var outputIndex: Swift.Int
+    /// The ID of the output item that the file search call is initiated.
+    public var itemID: Swift.String
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseFileSearchCallCompletedEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item that the file search call is initiated.
+    ///   - itemID: The ID of the output item that the file search call is initiated.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseFileSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.file_search_call.completed", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.file_search_call.completed", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when an error occurs.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseErrorEvent`.
+public struct BetaResponseErrorEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The `code` member.
+    public var code: Swift.String?
+    /// The error message.
+    public var message: Swift.String
+    /// The `param` member.
+    public var param: Swift.String?
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseErrorEvent`.
+    ///
+    /// - Parameters:
+    ///   - message: The error message.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    ///   - code: The `code` member.
+    ///   - param: The `param` member.
+    public init(
+        message: Swift.String,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil,
+        code: Swift.String? = nil,
+        param: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.code = code
+        self.message = message
+        self.param = param
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case code
+        case message
+        case param
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseErrorEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("error", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
+        self.message = try container.decode(Swift.String.self, forKey: .message)
+        self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("error", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.message, forKey: .message)
+        try container.encode(self.param, forKey: .param)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// An event that is emitted when a response is created.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCreatedEvent`.
+public struct BetaResponseCreatedEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The response that was created.
+    public var response: BetaResponse
+    /// The sequence number for this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseCreatedEvent`.
+    ///
+    /// - Parameters:
+    ///   - response: The response that was created.
+    ///   - sequenceNumber: The sequence number for this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        response: BetaResponse,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.response = response
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case response
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseCreatedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.created", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.response = try container.decode(BetaResponse.self, forKey: .response)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.created", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.response, forKey: .response)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when a content part is done.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseContentPartDoneEvent`.
+public struct BetaResponseContentPartDoneEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The ID of the output item that the content part was added to.
+    public var itemID: Swift.String
+    /// The index of the output item that the content part was added to.
+    public var outputIndex: Swift.Int
+    /// The index of the content part that is done.
+    public var contentIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The content part that is done.
+    public var part: BetaOutputContent
+
+    /// Creates a new `BetaResponseContentPartDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the output item that the content part was added to.
+    ///   - outputIndex: The index of the output item that the content part was added to.
+    ///   - contentIndex: The index of the content part that is done.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - part: The content part that is done.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        part: BetaOutputContent,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.sequenceNumber = sequenceNumber
+        self.part = part
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case sequenceNumber = "sequence_number"
+        case part
+        case type
+    }
+
+    /// Decodes a `BetaResponseContentPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.content_part.done", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        self.part = try container.decode(BetaOutputContent.self, forKey: .part)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.content_part.done", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.part, forKey: .part)
+    }
+}
+
+/// The `BetaOutputContent` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaOutputContent`.
+public enum BetaOutputContent: Codable, Hashable, Sendable {
+    /// A text output from the model. (type: `output_text`)
+    case outputText(BetaOutputTextContent)
+    /// A refusal from the model. (type: `refusal`)
+    case refusal(BetaRefusalContent)
+    /// Reasoning text from the model. (type: `reasoning_text`)
+    case reasoningText(BetaReasoningTextContent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "output_text":
+                self = .outputText(try BetaOutputTextContent(from: decoder))
+            case "refusal":
+                self = .refusal(try BetaRefusalContent(from: decoder))
+            case "reasoning_text":
+                self = .reasoningText(try BetaReasoningTextContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .outputText(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .reasoningText(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Emitted when a new content part is added.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseContentPartAddedEvent`.
+public struct BetaResponseContentPartAddedEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The ID of the output item that the content part was added to.
+    public var itemID: Swift.String
+    /// The index of the output item that the content part was added to.
+    public var outputIndex: Swift.Int
+    /// The index of the content part that was added.
+    public var contentIndex: Swift.Int
+    /// The content part that was added.
+    public var part: BetaOutputContent
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseContentPartAddedEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the output item that the content part was added to.
+    ///   - outputIndex: The index of the output item that the content part was added to.
+    ///   - contentIndex: The index of the content part that was added.
+    ///   - part: The content part that was added.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        part: BetaOutputContent,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.part = part
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case part
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseContentPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.content_part.added", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
+        self.part = try container.decode(BetaOutputContent.self, forKey: .part)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.content_part.added", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.part, forKey: .part)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when the model response is complete.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCompletedEvent`.
+public struct BetaResponseCompletedEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// Properties of the completed response.
+    public var response: BetaResponse
+    /// The sequence number for this event.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseCompletedEvent`.
+    ///
+    /// - Parameters:
+    ///   - response: Properties of the completed response.
+    ///   - sequenceNumber: The sequence number for this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        response: BetaResponse,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.response = response
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case response
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.completed", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.response = try container.decode(BetaResponse.self, forKey: .response)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.completed", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.response, forKey: .response)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when the code interpreter is actively interpreting the code snippet.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallInterpretingEvent`.
+public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item in the response for which the code interpreter is interpreting code.
+    public var outputIndex: Swift.Int
+    /// The unique identifier of the code interpreter tool call item.
+    public var itemID: Swift.String
+    /// The sequence number of this event, used to order streaming events.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseCodeInterpreterCallInterpretingEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item in the response for which the code interpreter is interpreting code.
+    ///   - itemID: The unique identifier of the code interpreter tool call item.
+    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseCodeInterpreterCallInterpretingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.code_interpreter_call.interpreting", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.code_interpreter_call.interpreting", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when a code interpreter call is in progress.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallInProgressEvent`.
+public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item in the response for which the code interpreter call is in progress.
+    public var outputIndex: Swift.Int
+    /// The unique identifier of the code interpreter tool call item.
+    public var itemID: Swift.String
+    /// The sequence number of this event, used to order streaming events.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseCodeInterpreterCallInProgressEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item in the response for which the code interpreter call is in progress.
+    ///   - itemID: The unique identifier of the code interpreter tool call item.
+    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseCodeInterpreterCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.code_interpreter_call.in_progress", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.code_interpreter_call.in_progress", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when the code interpreter call is completed.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCompletedEvent`.
+public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item in the response for which the code interpreter call is completed.
+    public var outputIndex: Swift.Int
+    /// The unique identifier of the code interpreter tool call item.
+    public var itemID: Swift.String
+    /// The sequence number of this event, used to order streaming events.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseCodeInterpreterCallCompletedEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item in the response for which the code interpreter call is completed.
+    ///   - itemID: The unique identifier of the code interpreter tool call item.
+    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseCodeInterpreterCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.code_interpreter_call.completed", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.code_interpreter_call.completed", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when the code snippet is finalized by the code interpreter.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCodeDoneEvent`.
+public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Sendable {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item in the response for which the code is finalized.
+    public var outputIndex: Swift.Int
+    /// The unique identifier of the code interpreter tool call item.
+    public var itemID: Swift.String
+    /// The final code snippet output by the code interpreter.
+    public var code: Swift.String
+    /// The sequence number of this event, used to order streaming events.
+    public var sequenceNumber: Swift.Int
+
+    /// Creates a new `BetaResponseCodeInterpreterCallCodeDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item in the response for which the code is finalized.
+    ///   - itemID: The unique identifier of the code interpreter tool call item.
+    ///   - code: The final code snippet output by the code interpreter.
+    ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        code: Swift.String,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.code = code
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case code
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes a `BetaResponseCodeInterpreterCallCodeDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("response.code_interpreter_call_code.done", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
+        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        self.code = try container.decode(Swift.String.self, forKey: .code)
+        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.code_interpreter_call_code.done", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
 /// Emitted when a partial code snippet is streamed by the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCodeDeltaEvent`.
@@ -18,20 +1272,20 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, 
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `BetaResponseCodeInterpreterCallCodeDeltaEvent`.
+    /// Creates a new `BetaResponseCodeInterpreterCallCodeDeltaEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - outputIndex: The index of the output item in the response for which the code is being streamed.
     ///   - itemID: The unique identifier of the code interpreter tool call item.
     ///   - delta: The partial code snippet being streamed by the code interpreter.
     ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         outputIndex: Swift.Int,
         itemID: Swift.String,
         delta: Swift.String,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.outputIndex = outputIndex
@@ -49,6 +1303,10 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, 
         case type
     }
 
+    /// Decodes a `BetaResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.code_interpreter_call_code.delta", forKey: .type)
@@ -59,6 +1317,9 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, 
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.code_interpreter_call_code.delta", forKey: .type)
@@ -79,14 +1340,14 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable 
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `BetaResponseAudioTranscriptDoneEvent`.
+    /// Creates a new `BetaResponseAudioTranscriptDoneEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - sequenceNumber: The sequence number of this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.sequenceNumber = sequenceNumber
@@ -98,6 +1359,10 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable 
         case type
     }
 
+    /// Decodes a `BetaResponseAudioTranscriptDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.audio.transcript.done", forKey: .type)
@@ -105,6 +1370,9 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable 
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.audio.transcript.done", forKey: .type)
@@ -124,16 +1392,16 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `BetaResponseAudioTranscriptDeltaEvent`.
+    /// Creates a new `BetaResponseAudioTranscriptDeltaEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - delta: The partial transcript of the audio response.
     ///   - sequenceNumber: The sequence number of this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         delta: Swift.String,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.delta = delta
@@ -147,6 +1415,10 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `BetaResponseAudioTranscriptDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.audio.transcript.delta", forKey: .type)
@@ -155,6 +1427,9 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.audio.transcript.delta", forKey: .type)
@@ -173,14 +1448,14 @@ public struct BetaResponseAudioDoneEvent: Codable, Hashable, Sendable {
     /// The sequence number of the delta.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `BetaResponseAudioDoneEvent`.
+    /// Creates a new `BetaResponseAudioDoneEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - sequenceNumber: The sequence number of the delta.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.sequenceNumber = sequenceNumber
@@ -192,6 +1467,10 @@ public struct BetaResponseAudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseAudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.audio.done", forKey: .type)
@@ -199,6 +1478,9 @@ public struct BetaResponseAudioDoneEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.audio.done", forKey: .type)
@@ -218,16 +1500,16 @@ public struct BetaResponseAudioDeltaEvent: Codable, Hashable, Sendable {
     /// A chunk of Base64 encoded response audio bytes.
     public var delta: Swift.String
 
-    /// Creates a `BetaResponseAudioDeltaEvent`.
+    /// Creates a new `BetaResponseAudioDeltaEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - sequenceNumber: A sequence number for this chunk of the stream response.
     ///   - delta: A chunk of Base64 encoded response audio bytes.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         sequenceNumber: Swift.Int,
-        delta: Swift.String
+        delta: Swift.String,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.sequenceNumber = sequenceNumber
@@ -241,6 +1523,10 @@ public struct BetaResponseAudioDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.audio.delta", forKey: .type)
@@ -249,6 +1535,9 @@ public struct BetaResponseAudioDeltaEvent: Codable, Hashable, Sendable {
         self.delta = try container.decode(Swift.String.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.audio.delta", forKey: .type)
@@ -269,16 +1558,16 @@ public struct BetaResponseIncompleteEvent: Codable, Hashable, Sendable {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `BetaResponseIncompleteEvent`.
+    /// Creates a new `BetaResponseIncompleteEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - response: The response that was incomplete.
     ///   - sequenceNumber: The sequence number of this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         response: BetaResponse,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.response = response
@@ -292,6 +1581,10 @@ public struct BetaResponseIncompleteEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseIncompleteEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.incomplete", forKey: .type)
@@ -300,6 +1593,9 @@ public struct BetaResponseIncompleteEvent: Codable, Hashable, Sendable {
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.incomplete", forKey: .type)
@@ -320,16 +1616,16 @@ public struct BetaResponseFailedEvent: Codable, Hashable, Sendable {
     /// The response that failed.
     public var response: BetaResponse
 
-    /// Creates a `BetaResponseFailedEvent`.
+    /// Creates a new `BetaResponseFailedEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - sequenceNumber: The sequence number of this event.
     ///   - response: The response that failed.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         sequenceNumber: Swift.Int,
-        response: BetaResponse
+        response: BetaResponse,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.sequenceNumber = sequenceNumber
@@ -343,6 +1639,10 @@ public struct BetaResponseFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseFailedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.failed", forKey: .type)
@@ -351,6 +1651,9 @@ public struct BetaResponseFailedEvent: Codable, Hashable, Sendable {
         self.response = try container.decode(BetaResponse.self, forKey: .response)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.failed", forKey: .type)
@@ -373,18 +1676,18 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendab
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `BetaResponseWebSearchCallCompletedEvent`.
+    /// Creates a new `BetaResponseWebSearchCallCompletedEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - outputIndex: The index of the output item that the web search call is associated with.
     ///   - itemID: Unique ID for the output item associated with the web search call.
     ///   - sequenceNumber: The sequence number of the web search call being processed.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         outputIndex: Swift.Int,
         itemID: Swift.String,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.outputIndex = outputIndex
@@ -400,6 +1703,10 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendab
         case type
     }
 
+    /// Decodes a `BetaResponseWebSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.web_search_call.completed", forKey: .type)
@@ -409,6 +1716,9 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendab
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.web_search_call.completed", forKey: .type)
@@ -432,18 +1742,18 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendab
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `BetaResponseWebSearchCallSearchingEvent`.
+    /// Creates a new `BetaResponseWebSearchCallSearchingEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - outputIndex: The index of the output item that the web search call is associated with.
     ///   - itemID: Unique ID for the output item associated with the web search call.
     ///   - sequenceNumber: The sequence number of the web search call being processed.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         outputIndex: Swift.Int,
         itemID: Swift.String,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.outputIndex = outputIndex
@@ -459,6 +1769,10 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendab
         case type
     }
 
+    /// Decodes a `BetaResponseWebSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.web_search_call.searching", forKey: .type)
@@ -468,6 +1782,9 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendab
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.web_search_call.searching", forKey: .type)
@@ -491,18 +1808,18 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Senda
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `BetaResponseWebSearchCallInProgressEvent`.
+    /// Creates a new `BetaResponseWebSearchCallInProgressEvent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that owns this multi-agent streaming event.
     ///   - outputIndex: The index of the output item that the web search call is associated with.
     ///   - itemID: Unique ID for the output item associated with the web search call.
     ///   - sequenceNumber: The sequence number of the web search call being processed.
+    ///   - agent: The agent that owns this multi-agent streaming event.
     public init(
-        agent: BetaAgentTag? = nil,
         outputIndex: Swift.Int,
         itemID: Swift.String,
-        sequenceNumber: Swift.Int
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.outputIndex = outputIndex
@@ -518,6 +1835,10 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Senda
         case type
     }
 
+    /// Decodes a `BetaResponseWebSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.web_search_call.in_progress", forKey: .type)
@@ -527,6 +1848,9 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Senda
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.web_search_call.in_progress", forKey: .type)
@@ -560,6 +1884,9 @@ public enum BetaInputParam: Codable, Hashable, Sendable, ExpressibleByStringLite
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
@@ -572,6 +1899,9 @@ public enum BetaInputParam: Codable, Hashable, Sendable, ExpressibleByStringLite
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -595,8 +1925,10 @@ public enum BetaInputParam: Codable, Hashable, Sendable, ExpressibleByStringLite
 ///
 /// - Remark: Generated from `#/components/schemas/BetaIncludeEnum`.
 public struct BetaIncludeEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `file_search_call.results`
@@ -624,15 +1956,20 @@ public struct BetaIncludeEnum: OpenEnum {
     public static var messageOutputTextLogprobs: Self { Self(rawValue: "message.output_text.logprobs") }
 }
 
+/// The `BetaCreateResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaCreateResponse`.
 public struct BetaCreateResponse: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -643,9 +1980,12 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
         get { _user }
         set { _user = newValue }
     }
+    /// The `safety_identifier` member.
     public var safetyIdentifier: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: BetaCreateResponse.PromptCacheRetention?
+    /// The `prompt_cache_retention` member.
     @available(*, deprecated)
     public var promptCacheRetention: BetaCreateResponse.PromptCacheRetention? {
         get { _promptCacheRetention }
@@ -653,13 +1993,16 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
     }
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
+    /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model guide](/docs/models)
     /// to browse and compare available models.
     public var model: BetaModelIDsResponses?
+    /// The `background` member.
     public var background: Swift.Bool?
+    /// The `max_tool_calls` member.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
@@ -687,14 +2030,18 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: BetaToolChoiceParam?
+    /// The `prompt` member.
     public var prompt: BetaPrompt?
+    /// The `service_tier` member.
     public var serviceTier: BetaServiceTierResponses?
     private var _truncation: BetaCreateResponse.Truncation?
+    /// The `truncation` member.
     @available(*, deprecated)
     public var truncation: BetaCreateResponse.Truncation? {
         get { _truncation }
         set { _truncation = newValue }
     }
+    /// The `reasoning` member.
     public var reasoning: BetaReasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
@@ -705,19 +2052,30 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
     /// - [Conversation state](/docs/guides/conversation-state)
     /// - [Function calling](/docs/guides/function-calling)
     public var input: BetaInputParam?
+    /// The `include` member.
     public var include: [BetaIncludeEnum]?
+    /// The `parallel_tool_calls` member.
     public var parallelToolCalls: Swift.Bool?
+    /// The `store` member.
     public var store: Swift.Bool?
+    /// The `instructions` member.
     public var instructions: Swift.String?
+    /// The `moderation` member.
     public var moderation: BetaModerationParam?
+    /// The `stream` member.
     public var stream: Swift.Bool?
+    /// The `stream_options` member.
     public var streamOptions: BetaResponseStreamOptions?
+    /// The `conversation` member.
     public var conversation: BetaConversationParam?
+    /// The `context_management` member.
     public var contextManagement: [BetaContextManagementParam]?
+    /// The `max_output_tokens` member.
     public var maxOutputTokens: Swift.Int?
+    /// The `multi_agent` member.
     public var multiAgent: BetaMultiAgentParam?
 
-    /// Creates a `BetaCreateResponse`.
+    /// Creates a new `BetaCreateResponse`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
@@ -855,6 +2213,10 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
         case multiAgent = "multi_agent"
     }
 
+    /// Decodes a `BetaCreateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent(BetaMetadata.self, forKey: .metadata)
@@ -891,6 +2253,9 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
         self.multiAgent = try container.decodeIfPresent(BetaMultiAgentParam.self, forKey: .multiAgent)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
@@ -943,8 +2308,10 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
     public struct PromptCacheRetention: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_memory`
@@ -965,8 +2332,10 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCreateResponse/allOf/2/properties/truncation/anyOf/0`.
     public struct Truncation: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -987,7 +2356,7 @@ public struct BetaMultiAgentParam: Codable, Hashable, Sendable {
     /// The API does not impose a fixed upper bound on this setting. The default is `3`, which is recommended for most workloads. Multi-agent runs also have no fixed limit on tree depth or the total number of subagents created during a run.
     public var maxConcurrentSubagents: Swift.Int?
 
-    /// Creates a `BetaMultiAgentParam`.
+    /// Creates a new `BetaMultiAgentParam`.
     ///
     /// - Parameters:
     ///   - enabled: Whether to enable server-hosted multi-agent execution for this response.
@@ -1005,12 +2374,19 @@ public struct BetaMultiAgentParam: Codable, Hashable, Sendable {
         case maxConcurrentSubagents = "max_concurrent_subagents"
     }
 
+    /// Decodes a `BetaMultiAgentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
         self.maxConcurrentSubagents = try container.decodeIfPresent(Swift.Int.self, forKey: .maxConcurrentSubagents)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.enabled, forKey: .enabled)
@@ -1018,13 +2394,16 @@ public struct BetaMultiAgentParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaContextManagementParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaContextManagementParam`.
 public struct BetaContextManagementParam: Codable, Hashable, Sendable {
     /// The context management entry type. Currently only 'compaction' is supported.
     public var type: Swift.String
+    /// The `compact_threshold` member.
     public var compactThreshold: Swift.Int?
 
-    /// Creates a `BetaContextManagementParam`.
+    /// Creates a new `BetaContextManagementParam`.
     ///
     /// - Parameters:
     ///   - type: The context management entry type. Currently only 'compaction' is supported.
@@ -1042,12 +2421,19 @@ public struct BetaContextManagementParam: Codable, Hashable, Sendable {
         case compactThreshold = "compact_threshold"
     }
 
+    /// Decodes a `BetaContextManagementParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(Swift.String.self, forKey: .type)
         self.compactThreshold = try container.decodeIfPresent(Swift.Int.self, forKey: .compactThreshold)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -1068,13 +2454,11 @@ public struct BetaResponseStreamOptions: Codable, Hashable, Sendable {
     /// your application and the OpenAI API.
     public var includeObfuscation: Swift.Bool?
 
-    /// Creates a `BetaResponseStreamOptions`.
+    /// Creates a new `BetaResponseStreamOptions`.
     ///
     /// - Parameters:
     ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
-    public init(
-        includeObfuscation: Swift.Bool? = nil
-    ) {
+    public init(includeObfuscation: Swift.Bool? = nil) {
         self.includeObfuscation = includeObfuscation
     }
 
@@ -1082,11 +2466,18 @@ public struct BetaResponseStreamOptions: Codable, Hashable, Sendable {
         case includeObfuscation = "include_obfuscation"
     }
 
+    /// Decodes a `BetaResponseStreamOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.includeObfuscation = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeObfuscation)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.includeObfuscation, forKey: .includeObfuscation)
@@ -1099,9 +2490,10 @@ public struct BetaResponseStreamOptions: Codable, Hashable, Sendable {
 public struct BetaModerationParam: Codable, Hashable, Sendable {
     /// The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
     public var model: Swift.String
+    /// The `policy` member.
     public var policy: BetaModerationPolicyParam?
 
-    /// Creates a `BetaModerationParam`.
+    /// Creates a new `BetaModerationParam`.
     ///
     /// - Parameters:
     ///   - model: The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
@@ -1119,12 +2511,19 @@ public struct BetaModerationParam: Codable, Hashable, Sendable {
         case policy
     }
 
+    /// Decodes a `BetaModerationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.policy = try container.decodeIfPresent(BetaModerationPolicyParam.self, forKey: .policy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -1136,10 +2535,12 @@ public struct BetaModerationParam: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationPolicyParam`.
 public struct BetaModerationPolicyParam: Codable, Hashable, Sendable {
+    /// The `input` member.
     public var input: BetaModerationConfigParam?
+    /// The `output` member.
     public var output: BetaModerationConfigParam?
 
-    /// Creates a `BetaModerationPolicyParam`.
+    /// Creates a new `BetaModerationPolicyParam`.
     ///
     /// - Parameters:
     ///   - input: The `input` member.
@@ -1157,12 +2558,19 @@ public struct BetaModerationPolicyParam: Codable, Hashable, Sendable {
         case output
     }
 
+    /// Decodes a `BetaModerationPolicyParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.input = try container.decodeIfPresent(BetaModerationConfigParam.self, forKey: .input)
         self.output = try container.decodeIfPresent(BetaModerationConfigParam.self, forKey: .output)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.input, forKey: .input)
@@ -1174,15 +2582,14 @@ public struct BetaModerationPolicyParam: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationConfigParam`.
 public struct BetaModerationConfigParam: Codable, Hashable, Sendable {
+    /// The `mode` member.
     public var mode: BetaModerationMode
 
-    /// Creates a `BetaModerationConfigParam`.
+    /// Creates a new `BetaModerationConfigParam`.
     ///
     /// - Parameters:
     ///   - mode: The `mode` member.
-    public init(
-        mode: BetaModerationMode
-    ) {
+    public init(mode: BetaModerationMode) {
         self.mode = mode
     }
 
@@ -1190,23 +2597,34 @@ public struct BetaModerationConfigParam: Codable, Hashable, Sendable {
         case mode
     }
 
+    /// Decodes a `BetaModerationConfigParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.mode = try container.decode(BetaModerationMode.self, forKey: .mode)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.mode, forKey: .mode)
     }
 }
 
+/// The `BetaModerationMode` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationMode`.
 public struct BetaModerationMode: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `score`
@@ -1216,15 +2634,20 @@ public struct BetaModerationMode: OpenEnum {
     public static var block: Self { Self(rawValue: "block") }
 }
 
+/// The `BetaCreateModelResponseProperties` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaCreateModelResponseProperties`.
 public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -1235,9 +2658,12 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
         get { _user }
         set { _user = newValue }
     }
+    /// The `safety_identifier` member.
     public var safetyIdentifier: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: BetaCreateModelResponseProperties.PromptCacheRetention?
+    /// The `prompt_cache_retention` member.
     @available(*, deprecated)
     public var promptCacheRetention: BetaCreateModelResponseProperties.PromptCacheRetention? {
         get { _promptCacheRetention }
@@ -1246,7 +2672,7 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
 
-    /// Creates a `BetaCreateModelResponseProperties`.
+    /// Creates a new `BetaCreateModelResponseProperties`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
@@ -1292,6 +2718,10 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheOptions = "prompt_cache_options"
     }
 
+    /// Decodes a `BetaCreateModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent(BetaMetadata.self, forKey: .metadata)
@@ -1305,6 +2735,9 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
         self.promptCacheOptions = try container.decodeIfPresent(BetaPromptCacheOptionsParam.self, forKey: .promptCacheOptions)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
@@ -1334,8 +2767,10 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
     public struct PromptCacheRetention: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_memory`
@@ -1471,6 +2906,9 @@ public enum BetaResponseStreamEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "response.audio.delta":
@@ -1594,6 +3032,9 @@ public enum BetaResponseStreamEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .responseAudioDelta(let value): try value.encode(to: encoder)

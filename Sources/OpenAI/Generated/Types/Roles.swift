@@ -14,7 +14,7 @@ public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable {
     /// Optional description of the role.
     public var description: Swift.String?
 
-    /// Creates a `PublicCreateOrganizationRoleBody`.
+    /// Creates a new `PublicCreateOrganizationRoleBody`.
     ///
     /// - Parameters:
     ///   - roleName: Unique name for the role.
@@ -36,6 +36,10 @@ public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable {
         case description
     }
 
+    /// Decodes a `PublicCreateOrganizationRoleBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.roleName = try container.decode(Swift.String.self, forKey: .roleName)
@@ -43,6 +47,9 @@ public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable {
         self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.roleName, forKey: .roleName)
@@ -62,7 +69,7 @@ public struct PublicRoleListResource: Codable, Hashable, Sendable, CursorPage {
     /// Cursor to fetch the next page of results, or `null` when there are no additional roles.
     public var next: Swift.String?
 
-    /// Creates a `PublicRoleListResource`.
+    /// Creates a new `PublicRoleListResource`.
     ///
     /// - Parameters:
     ///   - data: Roles returned in the current page.
@@ -85,6 +92,10 @@ public struct PublicRoleListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `PublicRoleListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -93,6 +104,9 @@ public struct PublicRoleListResource: Codable, Hashable, Sendable, CursorPage {
         self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -120,7 +134,7 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Hashable, Sendable {
     /// New name for the role.
     public var roleName: Swift.String?
 
-    /// Creates a `PublicUpdateOrganizationRoleBody`.
+    /// Creates a new `PublicUpdateOrganizationRoleBody`.
     ///
     /// - Parameters:
     ///   - permissions: Updated set of permissions for the role.
@@ -142,6 +156,10 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Hashable, Sendable {
         case roleName = "role_name"
     }
 
+    /// Decodes a `PublicUpdateOrganizationRoleBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions)
@@ -149,6 +167,9 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Hashable, Sendable {
         self.roleName = try container.decodeIfPresent(Swift.String.self, forKey: .roleName)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.permissions, forKey: .permissions)
@@ -166,7 +187,7 @@ public struct RoleDeletedResource: Codable, Hashable, Sendable {
     /// Whether the role was deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `RoleDeletedResource`.
+    /// Creates a new `RoleDeletedResource`.
     ///
     /// - Parameters:
     ///   - id: Identifier of the deleted role.
@@ -185,6 +206,10 @@ public struct RoleDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `RoleDeletedResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("role.deleted", forKey: .object)
@@ -192,6 +217,9 @@ public struct RoleDeletedResource: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("role.deleted", forKey: .object)

@@ -32,7 +32,7 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
     /// Principals from which the role assignment is inherited, when available.
     public var assignmentSources: [AssignedRoleDetails.AssignmentSource]?
 
-    /// Creates a `AssignedRoleDetails`.
+    /// Creates a new `AssignedRoleDetails`.
     ///
     /// - Parameters:
     ///   - id: Identifier for the role.
@@ -90,6 +90,10 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
         case assignmentSources = "assignment_sources"
     }
 
+    /// Decodes a `AssignedRoleDetails` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -106,6 +110,9 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
         self.assignmentSources = try container.decodeIfPresent([AssignedRoleDetails.AssignmentSource].self, forKey: .assignmentSources)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -122,12 +129,16 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
         try container.encode(self.assignmentSources, forKey: .assignmentSources)
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails/properties/assignment_sources/anyOf/0/items`.
     public struct AssignmentSource: Codable, Hashable, Sendable {
+        /// The `principal_id` member.
         public var principalID: Swift.String
+        /// The `principal_type` member.
         public var principalType: Swift.String
 
-        /// Creates a `AssignmentSource`.
+        /// Creates a new `AssignmentSource`.
         ///
         /// - Parameters:
         ///   - principalID: The `principal_id` member.
@@ -145,12 +156,19 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
             case principalType = "principal_type"
         }
 
+        /// Decodes a `AssignmentSource` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.principalID = try container.decode(Swift.String.self, forKey: .principalID)
             self.principalType = try container.decode(Swift.String.self, forKey: .principalType)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.principalID, forKey: .principalID)
@@ -181,7 +199,7 @@ public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable {
     /// your application and the OpenAI API.
     public var includeObfuscation: Swift.Bool?
 
-    /// Creates a `ChatCompletionStreamOptions`.
+    /// Creates a new `ChatCompletionStreamOptions`.
     ///
     /// - Parameters:
     ///   - includeUsage: If set, an additional chunk will be streamed before the `data: [DONE]`
@@ -199,12 +217,19 @@ public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable {
         case includeObfuscation = "include_obfuscation"
     }
 
+    /// Decodes a `ChatCompletionStreamOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.includeUsage = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeUsage)
         self.includeObfuscation = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeObfuscation)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.includeUsage, forKey: .includeUsage)
@@ -216,15 +241,14 @@ public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionTool`.
 public struct ChatCompletionTool: Codable, Hashable, Sendable {
+    /// The `function` member.
     public var function: FunctionObject
 
-    /// Creates a `ChatCompletionTool`.
+    /// Creates a new `ChatCompletionTool`.
     ///
     /// - Parameters:
     ///   - function: The `function` member.
-    public init(
-        function: FunctionObject
-    ) {
+    public init(function: FunctionObject) {
         self.function = function
     }
 
@@ -233,12 +257,19 @@ public struct ChatCompletionTool: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ChatCompletionTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .type)
         self.function = try container.decode(FunctionObject.self, forKey: .function)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -254,9 +285,10 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
     /// specifies uploaded file IDs to make available to your code, along with an
     /// optional `memory_limit` setting.
     public var container: CodeInterpreterTool.Container
+    /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
 
-    /// Creates a `CodeInterpreterTool`.
+    /// Creates a new `CodeInterpreterTool`.
     ///
     /// - Parameters:
     ///   - container: The code interpreter container. Can be a container ID or an object that
@@ -275,6 +307,10 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CodeInterpreterTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("code_interpreter", forKey: .type)
@@ -282,6 +318,9 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
         self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("code_interpreter", forKey: .type)
@@ -307,6 +346,9 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -319,6 +361,9 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -339,10 +384,12 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
     public var status: CodeInterpreterToolCall.Status
     /// The ID of the container used to run the code.
     public var containerID: Swift.String
+    /// The `code` member.
     public var code: Swift.String?
+    /// The `outputs` member.
     public var outputs: [CodeInterpreterToolCall.Output]?
 
-    /// Creates a `CodeInterpreterToolCall`.
+    /// Creates a new `CodeInterpreterToolCall`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the code interpreter tool call.
@@ -373,6 +420,10 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CodeInterpreterToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("code_interpreter_call", forKey: .type)
@@ -383,6 +434,9 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
         self.outputs = try container.decodeIfPresent([CodeInterpreterToolCall.Output].self, forKey: .outputs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("code_interpreter_call", forKey: .type)
@@ -399,8 +453,10 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterToolCall/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -419,6 +475,8 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
@@ -430,6 +488,9 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "logs":
@@ -441,6 +502,9 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .logs(let value): try value.encode(to: encoder)
@@ -470,7 +534,7 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
     /// The value to compare against the attribute key; supports string, number, or boolean types.
     public var value: ComparisonFilter.Value
 
-    /// Creates a `ComparisonFilter`.
+    /// Creates a new `ComparisonFilter`.
     ///
     /// - Parameters:
     ///   - type: Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
@@ -492,6 +556,10 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         case value
     }
 
+    /// Decodes a `ComparisonFilter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(ComparisonFilter.TypeValue.self, forKey: .type)
@@ -499,6 +567,9 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         self.value = try container.decode(ComparisonFilter.Value.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -520,8 +591,10 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `eq`
@@ -565,6 +638,9 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -585,6 +661,9 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -595,6 +674,8 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
             }
         }
 
+        /// The `items` schema.
+        ///
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value/oneOf/3/items`.
@@ -607,6 +688,9 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
             /// Creates the ``string(_:)`` case from a string literal.
             public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 if let value = try? Swift.String(from: decoder) {
                     self = .string(value)
@@ -619,6 +703,9 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
                 self = .unknown(try JSONValue(from: decoder))
             }
 
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
                     case .string(let value): try value.encode(to: encoder)
@@ -645,7 +732,7 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
     /// Breakdown of tokens used in the prompt.
     public var promptTokensDetails: CompletionUsage.PromptTokensDetails?
 
-    /// Creates a `CompletionUsage`.
+    /// Creates a new `CompletionUsage`.
     ///
     /// - Parameters:
     ///   - completionTokens: Number of tokens in the generated completion.
@@ -675,6 +762,10 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
         case promptTokensDetails = "prompt_tokens_details"
     }
 
+    /// Decodes a `CompletionUsage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.completionTokens = try container.decode(Swift.Int.self, forKey: .completionTokens)
@@ -684,6 +775,9 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
         self.promptTokensDetails = try container.decodeIfPresent(CompletionUsage.PromptTokensDetails.self, forKey: .promptTokensDetails)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.completionTokens, forKey: .completionTokens)
@@ -713,7 +807,7 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
         /// limits.
         public var rejectedPredictionTokens: Swift.Int?
 
-        /// Creates a `CompletionTokensDetails`.
+        /// Creates a new `CompletionTokensDetails`.
         ///
         /// - Parameters:
         ///   - acceptedPredictionTokens: When using Predicted Outputs, the number of tokens in the
@@ -743,6 +837,10 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
             case rejectedPredictionTokens = "rejected_prediction_tokens"
         }
 
+        /// Decodes a `CompletionTokensDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.acceptedPredictionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .acceptedPredictionTokens)
@@ -752,6 +850,9 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
             self.rejectedPredictionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .rejectedPredictionTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.acceptedPredictionTokens, forKey: .acceptedPredictionTokens)
@@ -777,7 +878,7 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
         /// The unadjusted number of prompt tokens written to cache.
         public var cacheWriteTokens: Swift.Int?
 
-        /// Creates a `PromptTokensDetails`.
+        /// Creates a new `PromptTokensDetails`.
         ///
         /// - Parameters:
         ///   - audioTokens: Audio input tokens present in the prompt.
@@ -807,6 +908,10 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
             case cacheWriteTokens = "cache_write_tokens"
         }
 
+        /// Decodes a `PromptTokensDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
@@ -816,6 +921,9 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
             self.cacheWriteTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cacheWriteTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.audioTokens, forKey: .audioTokens)
@@ -836,7 +944,7 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
     /// Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
     public var filters: [CompoundFilter.Filter]
 
-    /// Creates a `CompoundFilter`.
+    /// Creates a new `CompoundFilter`.
     ///
     /// - Parameters:
     ///   - type: Type of operation: `and` or `or`.
@@ -854,12 +962,19 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         case filters
     }
 
+    /// Decodes a `CompoundFilter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(CompoundFilter.TypeValue.self, forKey: .type)
         self.filters = try container.decodeIfPresent([CompoundFilter.Filter].self, forKey: .filters) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -872,8 +987,10 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `and`
@@ -883,6 +1000,8 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         public static var or: Self { Self(rawValue: "or") }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
@@ -894,6 +1013,9 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
@@ -905,6 +1027,9 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .comparisonFilter(let value): try value.encode(to: encoder)
@@ -915,6 +1040,8 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ComputerAction` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerAction`.
@@ -940,6 +1067,9 @@ public enum ComputerAction: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "click":
@@ -965,6 +1095,9 @@ public enum ComputerAction: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .click(let value): try value.encode(to: encoder)
@@ -996,7 +1129,7 @@ public struct ComputerScreenshotImage: Codable, Hashable, Sendable {
     /// The identifier of an uploaded file that contains the screenshot.
     public var fileID: Swift.String?
 
-    /// Creates a `ComputerScreenshotImage`.
+    /// Creates a new `ComputerScreenshotImage`.
     ///
     /// - Parameters:
     ///   - imageURL: The URL of the screenshot image.
@@ -1015,6 +1148,10 @@ public struct ComputerScreenshotImage: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ComputerScreenshotImage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("computer_screenshot", forKey: .type)
@@ -1022,6 +1159,9 @@ public struct ComputerScreenshotImage: Codable, Hashable, Sendable {
         self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("computer_screenshot", forKey: .type)
@@ -1039,6 +1179,7 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// An identifier used when responding to the tool call with output.
     public var callID: Swift.String
+    /// The `action` member.
     public var action: ComputerAction?
     /// Flattened batched actions for `computer_use`. Each action includes an
     /// `type` discriminator and action-specific fields.
@@ -1049,22 +1190,22 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
     /// `incomplete`. Populated when items are returned via API.
     public var status: ComputerToolCall.Status
 
-    /// Creates a `ComputerToolCall`.
+    /// Creates a new `ComputerToolCall`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the computer call.
     ///   - callID: An identifier used when responding to the tool call with output.
-    ///   - action: The `action` member.
-    ///   - actions: Flattened batched actions for `computer_use`. Each action includes an
     ///   - pendingSafetyChecks: The pending safety checks for the computer call.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - action: The `action` member.
+    ///   - actions: Flattened batched actions for `computer_use`. Each action includes an
     public init(
         id: Swift.String,
         callID: Swift.String,
-        action: ComputerAction? = nil,
-        actions: ComputerActionList? = nil,
         pendingSafetyChecks: [ComputerCallSafetyCheckParam],
-        status: ComputerToolCall.Status
+        status: ComputerToolCall.Status,
+        action: ComputerAction? = nil,
+        actions: ComputerActionList? = nil
     ) {
         self.id = id
         self.callID = callID
@@ -1084,6 +1225,10 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ComputerToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("computer_call", forKey: .type)
@@ -1095,6 +1240,9 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
         self.status = try container.decode(ComputerToolCall.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("computer_call", forKey: .type)
@@ -1113,8 +1261,10 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ComputerToolCall/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -1145,19 +1295,19 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
     /// `incomplete`. Populated when input items are returned via API.
     public var status: ComputerToolCallOutput.Status?
 
-    /// Creates a `ComputerToolCallOutput`.
+    /// Creates a new `ComputerToolCallOutput`.
     ///
     /// - Parameters:
-    ///   - id: The ID of the computer tool call output.
     ///   - callID: The ID of the computer tool call that produced the output.
-    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
     ///   - output: A computer screenshot image used with the computer use tool.
+    ///   - id: The ID of the computer tool call output.
+    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
     ///   - status: The status of the message input. One of `in_progress`, `completed`, or
     public init(
-        id: Swift.String? = nil,
         callID: Swift.String,
-        acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]? = nil,
         output: ComputerScreenshotImage,
+        id: Swift.String? = nil,
+        acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]? = nil,
         status: ComputerToolCallOutput.Status? = nil
     ) {
         self.id = id
@@ -1176,6 +1326,10 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ComputerToolCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("computer_call_output", forKey: .type)
@@ -1186,6 +1340,9 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
         self.status = try container.decodeIfPresent(ComputerToolCallOutput.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("computer_call_output", forKey: .type)
@@ -1203,8 +1360,10 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ComputerToolCallOutput/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -1218,6 +1377,8 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ComputerToolCallOutputResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ComputerToolCallOutputResource`.
 public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
     /// The unique ID of the computer call tool output.
@@ -1235,21 +1396,21 @@ public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `ComputerToolCallOutputResource`.
+    /// Creates a new `ComputerToolCallOutputResource`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the computer call tool output.
     ///   - callID: The ID of the computer tool call that produced the output.
-    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
     ///   - output: A computer screenshot image used with the computer use tool.
     ///   - status: The status of the message input. One of `in_progress`, `completed`, or
+    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
         callID: Swift.String,
-        acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]? = nil,
         output: ComputerScreenshotImage,
         status: ComputerCallOutputStatus,
+        acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.id = id
@@ -1270,6 +1431,10 @@ public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ComputerToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("computer_call_output", forKey: .type)
@@ -1281,6 +1446,9 @@ public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("computer_call_output", forKey: .type)
@@ -1310,6 +1478,9 @@ public enum ConversationParam: Codable, Hashable, Sendable, ExpressibleByStringL
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
@@ -1322,6 +1493,9 @@ public enum ConversationParam: Codable, Hashable, Sendable, ExpressibleByStringL
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -1331,15 +1505,20 @@ public enum ConversationParam: Codable, Hashable, Sendable, ExpressibleByStringL
     }
 }
 
+/// The `CreateModelResponseProperties` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateModelResponseProperties`.
 public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -1350,9 +1529,12 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
         get { _user }
         set { _user = newValue }
     }
+    /// The `safety_identifier` member.
     public var safetyIdentifier: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: CreateModelResponseProperties.PromptCacheRetention?
+    /// The `prompt_cache_retention` member.
     @available(*, deprecated)
     public var promptCacheRetention: CreateModelResponseProperties.PromptCacheRetention? {
         get { _promptCacheRetention }
@@ -1361,7 +1543,7 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
 
-    /// Creates a `CreateModelResponseProperties`.
+    /// Creates a new `CreateModelResponseProperties`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
@@ -1407,6 +1589,10 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheOptions = "prompt_cache_options"
     }
 
+    /// Decodes a `CreateModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
@@ -1420,6 +1606,9 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
         self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptionsParam.self, forKey: .promptCacheOptions)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
@@ -1449,8 +1638,10 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
     public struct PromptCacheRetention: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_memory`
@@ -1469,6 +1660,7 @@ public struct CustomToolCall: Codable, Hashable, Sendable {
     public var id: Swift.String?
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -1477,22 +1669,22 @@ public struct CustomToolCall: Codable, Hashable, Sendable {
     /// The input for the custom tool call generated by the model.
     public var input: Swift.String
 
-    /// Creates a `CustomToolCall`.
+    /// Creates a new `CustomToolCall`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the custom tool call in the OpenAI platform.
     ///   - callID: An identifier used to map this custom tool call to a tool call output.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the custom tool being called.
     ///   - name: The name of the custom tool being called.
     ///   - input: The input for the custom tool call generated by the model.
+    ///   - id: The unique ID of the custom tool call in the OpenAI platform.
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the custom tool being called.
     public init(
-        id: Swift.String? = nil,
         callID: Swift.String,
-        caller: ToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
         name: Swift.String,
-        input: Swift.String
+        input: Swift.String,
+        id: Swift.String? = nil,
+        caller: ToolCallCaller? = nil,
+        namespace: Swift.String? = nil
     ) {
         self.id = id
         self.callID = callID
@@ -1512,6 +1704,10 @@ public struct CustomToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CustomToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom_tool_call", forKey: .type)
@@ -1523,6 +1719,9 @@ public struct CustomToolCall: Codable, Hashable, Sendable {
         self.input = try container.decode(Swift.String.self, forKey: .input)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom_tool_call", forKey: .type)
@@ -1543,23 +1742,24 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
     public var id: Swift.String?
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
     public var output: CustomToolCallOutput.Output
 
-    /// Creates a `CustomToolCallOutput`.
+    /// Creates a new `CustomToolCallOutput`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the custom tool call output in the OpenAI platform.
     ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
-    ///   - caller: The `caller` member.
     ///   - output: The output from the custom tool call generated by your code.
+    ///   - id: The unique ID of the custom tool call output in the OpenAI platform.
+    ///   - caller: The `caller` member.
     public init(
-        id: Swift.String? = nil,
         callID: Swift.String,
-        caller: ToolCallCallerParam? = nil,
-        output: CustomToolCallOutput.Output
+        output: CustomToolCallOutput.Output,
+        id: Swift.String? = nil,
+        caller: ToolCallCallerParam? = nil
     ) {
         self.id = id
         self.callID = callID
@@ -1575,6 +1775,10 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CustomToolCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom_tool_call_output", forKey: .type)
@@ -1584,6 +1788,9 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
         self.output = try container.decode(CustomToolCallOutput.Output.self, forKey: .output)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom_tool_call_output", forKey: .type)
@@ -1610,6 +1817,9 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1622,6 +1832,9 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1641,7 +1854,7 @@ public struct DeletedRoleAssignmentResource: Codable, Hashable, Sendable {
     /// Whether the assignment was removed.
     public var deleted: Swift.Bool
 
-    /// Creates a `DeletedRoleAssignmentResource`.
+    /// Creates a new `DeletedRoleAssignmentResource`.
     ///
     /// - Parameters:
     ///   - object: Identifier for the deleted assignment, such as `group.role.deleted` or `user.role.deleted`.
@@ -1659,12 +1872,19 @@ public struct DeletedRoleAssignmentResource: Codable, Hashable, Sendable {
         case deleted
     }
 
+    /// Decodes a `DeletedRoleAssignmentResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -1686,9 +1906,10 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
     /// Text, image, or audio input to the model, used to generate a response.
     /// Can also contain previous assistant responses.
     public var content: EasyInputMessage.ContentValue
+    /// The `phase` member.
     public var phase: MessagePhase?
 
-    /// Creates a `EasyInputMessage`.
+    /// Creates a new `EasyInputMessage`.
     ///
     /// - Parameters:
     ///   - role: The role of the message input. One of `user`, `assistant`, `system`, or
@@ -1711,6 +1932,10 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EasyInputMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("message", forKey: .type)
@@ -1719,6 +1944,9 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
         self.phase = try container.decodeIfPresent(MessagePhase.self, forKey: .phase)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message", forKey: .type)
@@ -1734,8 +1962,10 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/EasyInputMessage/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `user`
@@ -1768,6 +1998,9 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1780,6 +2013,9 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1790,25 +2026,31 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Error` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Error`.
 public struct ErrorObject: Codable, Hashable, Sendable {
+    /// The `code` member.
     public var code: Swift.String?
+    /// The `message` member.
     public var message: Swift.String
+    /// The `param` member.
     public var param: Swift.String?
+    /// The `type` member.
     public var type: Swift.String
 
-    /// Creates a `ErrorObject`.
+    /// Creates a new `ErrorObject`.
     ///
     /// - Parameters:
-    ///   - code: The `code` member.
     ///   - message: The `message` member.
-    ///   - param: The `param` member.
     ///   - type: The `type` member.
+    ///   - code: The `code` member.
+    ///   - param: The `param` member.
     public init(
-        code: Swift.String? = nil,
         message: Swift.String,
-        param: Swift.String? = nil,
-        type: Swift.String
+        type: Swift.String,
+        code: Swift.String? = nil,
+        param: Swift.String? = nil
     ) {
         self.code = code
         self.message = message
@@ -1823,6 +2065,10 @@ public struct ErrorObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ErrorObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
@@ -1831,6 +2077,9 @@ public struct ErrorObject: Codable, Hashable, Sendable {
         self.type = try container.decode(Swift.String.self, forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.code, forKey: .code)
@@ -1840,17 +2089,18 @@ public struct ErrorObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ErrorResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ErrorResponse`.
 public struct ErrorResponse: Codable, Hashable, Sendable {
+    /// The `error` member.
     public var error: ErrorObject
 
-    /// Creates a `ErrorResponse`.
+    /// Creates a new `ErrorResponse`.
     ///
     /// - Parameters:
     ///   - error: The `error` member.
-    public init(
-        error: ErrorObject
-    ) {
+    public init(error: ErrorObject) {
         self.error = error
     }
 
@@ -1858,11 +2108,18 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         case error
     }
 
+    /// Decodes a `ErrorResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.error = try container.decode(ErrorObject.self, forKey: .error)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.error, forKey: .error)
@@ -1883,7 +2140,7 @@ public struct EvalItem: Codable, Hashable, Sendable {
     /// Inputs to the model - can contain template strings. Supports text, output text, input images, and input audio, either as a single item or an array of items.
     public var content: EvalItemContent
 
-    /// Creates a `EvalItem`.
+    /// Creates a new `EvalItem`.
     ///
     /// - Parameters:
     ///   - role: The role of the message input. One of `user`, `assistant`, `system`, or
@@ -1902,6 +2159,10 @@ public struct EvalItem: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("message", forKey: .type)
@@ -1909,6 +2170,9 @@ public struct EvalItem: Codable, Hashable, Sendable {
         self.content = try container.decode(EvalItemContent.self, forKey: .content)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message", forKey: .type)
@@ -1923,8 +2187,10 @@ public struct EvalItem: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/EvalItem/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `user`
@@ -1954,6 +2220,9 @@ public enum EvalItemContent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? EvalItemContentItem(from: decoder) {
             if case .unknown = value {} else {
@@ -1968,6 +2237,9 @@ public enum EvalItemContent: Codable, Hashable, Sendable {
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .item(let value): try value.encode(to: encoder)
@@ -2002,6 +2274,9 @@ public enum EvalItemContentItem: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? EvalItemContentText(from: decoder) {
             self = .evalItemContentText(value)
@@ -2026,6 +2301,9 @@ public enum EvalItemContentItem: Codable, Hashable, Sendable {
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .evalItemContentText(let value): try value.encode(to: encoder)
@@ -2045,13 +2323,11 @@ public struct EvalItemContentOutputText: Codable, Hashable, Sendable {
     /// The text output from the model.
     public var text: Swift.String
 
-    /// Creates a `EvalItemContentOutputText`.
+    /// Creates a new `EvalItemContentOutputText`.
     ///
     /// - Parameters:
     ///   - text: The text output from the model.
-    public init(
-        text: Swift.String
-    ) {
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -2060,12 +2336,19 @@ public struct EvalItemContentOutputText: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalItemContentOutputText` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("output_text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("output_text", forKey: .type)
@@ -2087,7 +2370,7 @@ public struct EvalItemInputImage: Codable, Hashable, Sendable {
     /// The detail level of the image to be sent to the model. One of `high`, `low`, or `auto`. Defaults to `auto`.
     public var detail: Swift.String?
 
-    /// Creates a `EvalItemInputImage`.
+    /// Creates a new `EvalItemInputImage`.
     ///
     /// - Parameters:
     ///   - imageURL: The URL of the image input.
@@ -2106,6 +2389,10 @@ public struct EvalItemInputImage: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `EvalItemInputImage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_image", forKey: .type)
@@ -2113,6 +2400,9 @@ public struct EvalItemInputImage: Codable, Hashable, Sendable {
         self.detail = try container.decodeIfPresent(Swift.String.self, forKey: .detail)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_image", forKey: .type)
@@ -2128,13 +2418,11 @@ public struct FileExpirationAfter: Codable, Hashable, Sendable {
     /// The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
     public var seconds: Swift.Int
 
-    /// Creates a `FileExpirationAfter`.
+    /// Creates a new `FileExpirationAfter`.
     ///
     /// - Parameters:
     ///   - seconds: The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
-    public init(
-        seconds: Swift.Int
-    ) {
+    public init(seconds: Swift.Int) {
         self.seconds = seconds
     }
 
@@ -2143,12 +2431,19 @@ public struct FileExpirationAfter: Codable, Hashable, Sendable {
         case anchor
     }
 
+    /// Decodes a `FileExpirationAfter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("created_at", forKey: .anchor)
         self.seconds = try container.decode(Swift.Int.self, forKey: .seconds)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("created_at", forKey: .anchor)
@@ -2165,7 +2460,7 @@ public struct FilePath: Codable, Hashable, Sendable {
     /// The index of the file in the list of files.
     public var index: Swift.Int
 
-    /// Creates a `FilePath`.
+    /// Creates a new `FilePath`.
     ///
     /// - Parameters:
     ///   - fileID: The ID of the file.
@@ -2184,6 +2479,10 @@ public struct FilePath: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FilePath` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_path", forKey: .type)
@@ -2191,6 +2490,9 @@ public struct FilePath: Codable, Hashable, Sendable {
         self.index = try container.decode(Swift.Int.self, forKey: .index)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_path", forKey: .type)
@@ -2211,9 +2513,10 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
     public var status: FileSearchToolCall.Status
     /// The queries used to search for files.
     public var queries: [Swift.String]
+    /// The `results` member.
     public var results: [FileSearchToolCall.ResultValue]?
 
-    /// Creates a `FileSearchToolCall`.
+    /// Creates a new `FileSearchToolCall`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the file search tool call.
@@ -2240,6 +2543,10 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FileSearchToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_search_call", forKey: .type)
@@ -2249,6 +2556,9 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
         self.results = try container.decodeIfPresent([FileSearchToolCall.ResultValue].self, forKey: .results)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_search_call", forKey: .type)
@@ -2265,8 +2575,10 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/FileSearchToolCall/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -2285,6 +2597,8 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/FileSearchToolCall/properties/results/anyOf/0/items`.
     public struct ResultValue: Codable, Hashable, Sendable {
         /// The unique ID of the file.
@@ -2293,11 +2607,12 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
         public var text: Swift.String?
         /// The name of the file.
         public var filename: Swift.String?
+        /// The `attributes` member.
         public var attributes: VectorStoreFileAttributes?
         /// The relevance score of the file - a value between 0 and 1.
         public var score: Swift.Double?
 
-        /// Creates a `ResultValue`.
+        /// Creates a new `ResultValue`.
         ///
         /// - Parameters:
         ///   - fileID: The unique ID of the file.
@@ -2327,6 +2642,10 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
             case score
         }
 
+        /// Decodes a `ResultValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
@@ -2336,6 +2655,9 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
             self.score = try container.decodeIfPresent(Swift.Double.self, forKey: .score)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.fileID, forKey: .fileID)
@@ -2347,6 +2669,8 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FunctionAndCustomToolCallOutput` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionAndCustomToolCallOutput`.
@@ -2360,6 +2684,9 @@ public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "input_text":
@@ -2373,6 +2700,9 @@ public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .inputText(let value): try value.encode(to: encoder)
@@ -2383,6 +2713,8 @@ public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FunctionObject` schema.
+///
 /// - Remark: Generated from `#/components/schemas/FunctionObject`.
 public struct FunctionObject: Codable, Hashable, Sendable {
     /// A description of what the function does, used by the model to choose when and how to call the function.
@@ -2393,18 +2725,19 @@ public struct FunctionObject: Codable, Hashable, Sendable {
     ///
     /// Omitting `parameters` defines a function with an empty parameter list.
     public var parameters: FunctionParameters?
+    /// The `strict` member.
     public var strict: Swift.Bool?
 
-    /// Creates a `FunctionObject`.
+    /// Creates a new `FunctionObject`.
     ///
     /// - Parameters:
-    ///   - description: A description of what the function does, used by the model to choose when and how to call the function.
     ///   - name: The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.
+    ///   - description: A description of what the function does, used by the model to choose when and how to call the function.
     ///   - parameters: The parameters the functions accepts, described as a JSON Schema object. See the [guide](/docs/guides/function-calling) for examples, and the [JSON Schema reference](https://json-schema.org/understanding-json-schema/) for documentation about the format.
     ///   - strict: The `strict` member.
     public init(
-        description: Swift.String? = nil,
         name: Swift.String,
+        description: Swift.String? = nil,
         parameters: FunctionParameters? = nil,
         strict: Swift.Bool? = nil
     ) {
@@ -2421,6 +2754,10 @@ public struct FunctionObject: Codable, Hashable, Sendable {
         case strict
     }
 
+    /// Decodes a `FunctionObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
@@ -2429,6 +2766,9 @@ public struct FunctionObject: Codable, Hashable, Sendable {
         self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.description, forKey: .description)
@@ -2454,6 +2794,7 @@ public struct FunctionToolCall: Codable, Hashable, Sendable {
     public var id: Swift.String?
     /// The unique ID of the function tool call generated by the model.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The namespace of the function to run.
     public var namespace: Swift.String?
@@ -2465,23 +2806,23 @@ public struct FunctionToolCall: Codable, Hashable, Sendable {
     /// `incomplete`. Populated when items are returned via API.
     public var status: FunctionToolCall.Status?
 
-    /// Creates a `FunctionToolCall`.
+    /// Creates a new `FunctionToolCall`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the function tool call.
     ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the function to run.
     ///   - name: The name of the function to run.
     ///   - arguments: A JSON string of the arguments to pass to the function.
+    ///   - id: The unique ID of the function tool call.
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the function to run.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
     public init(
-        id: Swift.String? = nil,
         callID: Swift.String,
-        caller: ToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
         name: Swift.String,
         arguments: Swift.String,
+        id: Swift.String? = nil,
+        caller: ToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
         status: FunctionToolCall.Status? = nil
     ) {
         self.id = id
@@ -2504,6 +2845,10 @@ public struct FunctionToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FunctionToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function_call", forKey: .type)
@@ -2516,6 +2861,9 @@ public struct FunctionToolCall: Codable, Hashable, Sendable {
         self.status = try container.decodeIfPresent(FunctionToolCall.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function_call", forKey: .type)
@@ -2535,8 +2883,10 @@ public struct FunctionToolCall: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCall/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -2563,6 +2913,7 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
     public var name: Swift.String?
     /// The namespace of the tool that produced the output.
     public var namespace: Swift.String?
+    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
@@ -2571,23 +2922,23 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
     /// `incomplete`. Populated when items are returned via API.
     public var status: FunctionToolCallOutput.Status?
 
-    /// Creates a `FunctionToolCallOutput`.
+    /// Creates a new `FunctionToolCallOutput`.
     ///
     /// - Parameters:
+    ///   - output: The output from the function call generated by your code.
     ///   - id: The unique ID of the function tool call output. Populated when this item
     ///   - callID: The unique ID of the function tool call generated by the model.
     ///   - name: The name of the tool that produced the output.
     ///   - namespace: The namespace of the tool that produced the output.
     ///   - caller: The `caller` member.
-    ///   - output: The output from the function call generated by your code.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
     public init(
+        output: FunctionToolCallOutput.Output,
         id: Swift.String? = nil,
         callID: Swift.String? = nil,
         name: Swift.String? = nil,
         namespace: Swift.String? = nil,
         caller: ToolCallCallerParam? = nil,
-        output: FunctionToolCallOutput.Output,
         status: FunctionToolCallOutput.Status? = nil
     ) {
         self.id = id
@@ -2610,6 +2961,10 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FunctionToolCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function_call_output", forKey: .type)
@@ -2622,6 +2977,9 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
         self.status = try container.decodeIfPresent(FunctionToolCallOutput.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function_call_output", forKey: .type)
@@ -2651,6 +3009,9 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2663,6 +3024,9 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2679,8 +3043,10 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -2694,6 +3060,8 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FunctionToolCallOutputResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutputResource`.
 public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
     /// The unique ID of the function call tool output.
@@ -2704,6 +3072,7 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
     public var name: Swift.String?
     /// The namespace of the tool that produced the output.
     public var namespace: Swift.String?
+    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
@@ -2714,25 +3083,25 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `FunctionToolCallOutputResource`.
+    /// Creates a new `FunctionToolCallOutputResource`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the function call tool output.
+    ///   - output: The output from the function call generated by your code.
+    ///   - status: The status of the item. One of `in_progress`, `completed`, or
     ///   - callID: The unique ID of the function tool call generated by the model.
     ///   - name: The name of the tool that produced the output.
     ///   - namespace: The namespace of the tool that produced the output.
     ///   - caller: The `caller` member.
-    ///   - output: The output from the function call generated by your code.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
+        output: FunctionToolCallOutputResource.Output,
+        status: FunctionCallOutputStatusEnum,
         callID: Swift.String? = nil,
         name: Swift.String? = nil,
         namespace: Swift.String? = nil,
         caller: ToolCallCallerParam? = nil,
-        output: FunctionToolCallOutputResource.Output,
-        status: FunctionCallOutputStatusEnum,
         createdBy: Swift.String? = nil
     ) {
         self.id = id
@@ -2757,6 +3126,10 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FunctionToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function_call_output", forKey: .type)
@@ -2770,6 +3143,9 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function_call_output", forKey: .type)
@@ -2800,6 +3176,9 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -2812,6 +3191,9 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -2822,12 +3204,15 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FunctionToolCallResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallResource`.
 public struct FunctionToolCallResource: Codable, Hashable, Sendable {
     /// The unique ID of the function tool call.
     public var id: Swift.String
     /// The unique ID of the function tool call generated by the model.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The namespace of the function to run.
     public var namespace: Swift.String?
@@ -2841,25 +3226,25 @@ public struct FunctionToolCallResource: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `FunctionToolCallResource`.
+    /// Creates a new `FunctionToolCallResource`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the function tool call.
     ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the function to run.
     ///   - name: The name of the function to run.
     ///   - arguments: A JSON string of the arguments to pass to the function.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the function to run.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
         callID: Swift.String,
-        caller: ToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
         name: Swift.String,
         arguments: Swift.String,
         status: FunctionCallStatus,
+        caller: ToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.id = id
@@ -2884,6 +3269,10 @@ public struct FunctionToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FunctionToolCallResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function_call", forKey: .type)
@@ -2897,6 +3286,9 @@ public struct FunctionToolCallResource: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function_call", forKey: .type)
@@ -2920,13 +3312,14 @@ public struct GraderLabelModel: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
     public var model: Swift.String
+    /// The `input` member.
     public var input: [EvalItem]
     /// The labels to assign to each item in the evaluation.
     public var labels: [Swift.String]
     /// The labels that indicate a passing result. Must be a subset of labels.
     public var passingLabels: [Swift.String]
 
-    /// Creates a `GraderLabelModel`.
+    /// Creates a new `GraderLabelModel`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -2957,6 +3350,10 @@ public struct GraderLabelModel: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `GraderLabelModel` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("label_model", forKey: .type)
@@ -2967,6 +3364,9 @@ public struct GraderLabelModel: Codable, Hashable, Sendable {
         self.passingLabels = try container.decodeIfPresent([Swift.String].self, forKey: .passingLabels) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("label_model", forKey: .type)
@@ -2989,7 +3389,7 @@ public struct GraderPython: Codable, Hashable, Sendable {
     /// The image tag to use for the python script.
     public var imageTag: Swift.String?
 
-    /// Creates a `GraderPython`.
+    /// Creates a new `GraderPython`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -3012,6 +3412,10 @@ public struct GraderPython: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `GraderPython` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("python", forKey: .type)
@@ -3020,6 +3424,9 @@ public struct GraderPython: Codable, Hashable, Sendable {
         self.imageTag = try container.decodeIfPresent(Swift.String.self, forKey: .imageTag)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("python", forKey: .type)
@@ -3044,19 +3451,19 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
     /// The range of the score. Defaults to `[0, 1]`.
     public var range: [Swift.Double]?
 
-    /// Creates a `GraderScoreModel`.
+    /// Creates a new `GraderScoreModel`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
     ///   - model: The model to use for the evaluation.
-    ///   - samplingParams: The sampling parameters for the model.
     ///   - input: The input messages evaluated by the grader. Supports text, output text, input image, and input audio content blocks, and may include template strings.
+    ///   - samplingParams: The sampling parameters for the model.
     ///   - range: The range of the score. Defaults to `[0, 1]`.
     public init(
         name: Swift.String,
         model: Swift.String,
-        samplingParams: GraderScoreModel.SamplingParams? = nil,
         input: [EvalItem],
+        samplingParams: GraderScoreModel.SamplingParams? = nil,
         range: [Swift.Double]? = nil
     ) {
         self.name = name
@@ -3075,6 +3482,10 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `GraderScoreModel` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("score_model", forKey: .type)
@@ -3085,6 +3496,9 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
         self.range = try container.decodeIfPresent([Swift.Double].self, forKey: .range)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("score_model", forKey: .type)
@@ -3099,13 +3513,18 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
     public struct SamplingParams: Codable, Hashable, Sendable {
+        /// The `seed` member.
         public var seed: Swift.Int?
+        /// The `top_p` member.
         public var topP: Swift.Double?
+        /// The `temperature` member.
         public var temperature: Swift.Double?
+        /// The `max_completions_tokens` member.
         public var maxCompletionsTokens: Swift.Int?
+        /// The `reasoning_effort` member.
         public var reasoningEffort: ReasoningEffort?
 
-        /// Creates a `SamplingParams`.
+        /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
         ///   - seed: The `seed` member.
@@ -3135,6 +3554,10 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
             case reasoningEffort = "reasoning_effort"
         }
 
+        /// Decodes a `SamplingParams` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
@@ -3144,6 +3567,9 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
             self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.seed, forKey: .seed)
@@ -3168,7 +3594,7 @@ public struct GraderStringCheck: Codable, Hashable, Sendable {
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
     public var operation: GraderStringCheck.Operation
 
-    /// Creates a `GraderStringCheck`.
+    /// Creates a new `GraderStringCheck`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -3195,6 +3621,10 @@ public struct GraderStringCheck: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `GraderStringCheck` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("string_check", forKey: .type)
@@ -3204,6 +3634,9 @@ public struct GraderStringCheck: Codable, Hashable, Sendable {
         self.operation = try container.decode(GraderStringCheck.Operation.self, forKey: .operation)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("string_check", forKey: .type)
@@ -3219,8 +3652,10 @@ public struct GraderStringCheck: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/GraderStringCheck/properties/operation`.
     public struct Operation: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `eq`
@@ -3252,7 +3687,7 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable {
     /// or `rouge_l`.
     public var evaluationMetric: GraderTextSimilarity.EvaluationMetric
 
-    /// Creates a `GraderTextSimilarity`.
+    /// Creates a new `GraderTextSimilarity`.
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
@@ -3279,6 +3714,10 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `GraderTextSimilarity` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text_similarity", forKey: .type)
@@ -3288,6 +3727,9 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable {
         self.evaluationMetric = try container.decode(GraderTextSimilarity.EvaluationMetric.self, forKey: .evaluationMetric)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text_similarity", forKey: .type)
@@ -3305,8 +3747,10 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/GraderTextSimilarity/properties/evaluation_metric`.
     public struct EvaluationMetric: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `cosine`
@@ -3357,7 +3801,7 @@ public struct Group: Codable, Hashable, Sendable {
     /// Whether the group is managed through SCIM.
     public var scimManaged: Swift.Bool
 
-    /// Creates a `Group`.
+    /// Creates a new `Group`.
     ///
     /// - Parameters:
     ///   - id: Identifier for the group.
@@ -3384,6 +3828,10 @@ public struct Group: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Group` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("group", forKey: .object)
@@ -3393,6 +3841,9 @@ public struct Group: Codable, Hashable, Sendable {
         self.scimManaged = try container.decode(Swift.Bool.self, forKey: .scimManaged)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("group", forKey: .object)
@@ -3412,7 +3863,7 @@ public struct GroupRoleAssignment: Codable, Hashable, Sendable {
     /// Details about a role that can be assigned through the public Roles API.
     public var role: Role
 
-    /// Creates a `GroupRoleAssignment`.
+    /// Creates a new `GroupRoleAssignment`.
     ///
     /// - Parameters:
     ///   - group: Summary information about a group returned in role assignment responses.
@@ -3431,6 +3882,10 @@ public struct GroupRoleAssignment: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `GroupRoleAssignment` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("group.role", forKey: .object)
@@ -3438,561 +3893,13 @@ public struct GroupRoleAssignment: Codable, Hashable, Sendable {
         self.role = try container.decode(Role.self, forKey: .role)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("group.role", forKey: .object)
         try container.encode(self.group, forKey: .group)
         try container.encode(self.role, forKey: .role)
-    }
-}
-
-/// A tool that generates images using the GPT image models.
-///
-/// - Remark: Generated from `#/components/schemas/ImageGenTool`.
-public struct ImageGenTool: Codable, Hashable, Sendable {
-    public var model: ImageGenTool.ModelValue?
-    /// The quality of the generated image. One of `low`, `medium`, `high`,
-    /// or `auto`. Default: `auto`.
-    public var quality: ImageGenTool.Quality?
-    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    public var size: ImageGenTool.Size?
-    /// The output format of the generated image. One of `png`, `webp`, or
-    /// `jpeg`. Default: `png`.
-    public var outputFormat: ImageGenTool.OutputFormat?
-    /// Compression level for the output image. Default: 100.
-    public var outputCompression: Swift.Int?
-    /// Moderation level for the generated image. Default: `auto`.
-    public var moderation: ImageGenTool.ModerationValue?
-    /// Set the background of the generated image. One of `transparent`,
-    /// `opaque`, or `auto`. Transparent backgrounds are available for
-    /// supported GPT Image models. For `gpt-image-2` and
-    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
-    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
-    public var background: ImageGenTool.Background?
-    public var inputFidelity: InputFidelity?
-    /// Optional mask for inpainting. Contains `image_url`
-    /// (string, optional) and `file_id` (string, optional).
-    public var inputImageMask: ImageGenTool.InputImageMask?
-    /// Number of partial images to generate in streaming mode, from 0 (default value) to 3.
-    public var partialImages: Swift.Int?
-    /// Whether to generate a new image or edit an existing image. Default: `auto`.
-    public var action: ImageGenActionEnum?
-
-    /// Creates a `ImageGenTool`.
-    ///
-    /// - Parameters:
-    ///   - model: The `model` member.
-    ///   - quality: The quality of the generated image. One of `low`, `medium`, `high`,
-    ///   - size: The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///   - outputFormat: The output format of the generated image. One of `png`, `webp`, or
-    ///   - outputCompression: Compression level for the output image. Default: 100.
-    ///   - moderation: Moderation level for the generated image. Default: `auto`.
-    ///   - background: Set the background of the generated image. One of `transparent`,
-    ///   - inputFidelity: The `input_fidelity` member.
-    ///   - inputImageMask: Optional mask for inpainting. Contains `image_url`
-    ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3.
-    ///   - action: Whether to generate a new image or edit an existing image. Default: `auto`.
-    public init(
-        model: ImageGenTool.ModelValue? = nil,
-        quality: ImageGenTool.Quality? = nil,
-        size: ImageGenTool.Size? = nil,
-        outputFormat: ImageGenTool.OutputFormat? = nil,
-        outputCompression: Swift.Int? = nil,
-        moderation: ImageGenTool.ModerationValue? = nil,
-        background: ImageGenTool.Background? = nil,
-        inputFidelity: InputFidelity? = nil,
-        inputImageMask: ImageGenTool.InputImageMask? = nil,
-        partialImages: Swift.Int? = nil,
-        action: ImageGenActionEnum? = nil
-    ) {
-        self.model = model
-        self.quality = quality
-        self.size = size
-        self.outputFormat = outputFormat
-        self.outputCompression = outputCompression
-        self.moderation = moderation
-        self.background = background
-        self.inputFidelity = inputFidelity
-        self.inputImageMask = inputImageMask
-        self.partialImages = partialImages
-        self.action = action
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case quality
-        case size
-        case outputFormat = "output_format"
-        case outputCompression = "output_compression"
-        case moderation
-        case background
-        case inputFidelity = "input_fidelity"
-        case inputImageMask = "input_image_mask"
-        case partialImages = "partial_images"
-        case action
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation", forKey: .type)
-        self.model = try container.decodeIfPresent(ImageGenTool.ModelValue.self, forKey: .model)
-        self.quality = try container.decodeIfPresent(ImageGenTool.Quality.self, forKey: .quality)
-        self.size = try container.decodeIfPresent(ImageGenTool.Size.self, forKey: .size)
-        self.outputFormat = try container.decodeIfPresent(ImageGenTool.OutputFormat.self, forKey: .outputFormat)
-        self.outputCompression = try container.decodeIfPresent(Swift.Int.self, forKey: .outputCompression)
-        self.moderation = try container.decodeIfPresent(ImageGenTool.ModerationValue.self, forKey: .moderation)
-        self.background = try container.decodeIfPresent(ImageGenTool.Background.self, forKey: .background)
-        self.inputFidelity = try container.decodeIfPresent(InputFidelity.self, forKey: .inputFidelity)
-        self.inputImageMask = try container.decodeIfPresent(ImageGenTool.InputImageMask.self, forKey: .inputImageMask)
-        self.partialImages = try container.decodeIfPresent(Swift.Int.self, forKey: .partialImages)
-        self.action = try container.decodeIfPresent(ImageGenActionEnum.self, forKey: .action)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("image_generation", forKey: .type)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.quality, forKey: .quality)
-        try container.encodeIfPresent(self.size, forKey: .size)
-        try container.encodeIfPresent(self.outputFormat, forKey: .outputFormat)
-        try container.encodeIfPresent(self.outputCompression, forKey: .outputCompression)
-        try container.encodeIfPresent(self.moderation, forKey: .moderation)
-        try container.encodeIfPresent(self.background, forKey: .background)
-        try container.encodeIfPresent(self.inputFidelity, forKey: .inputFidelity)
-        try container.encodeIfPresent(self.inputImageMask, forKey: .inputImageMask)
-        try container.encodeIfPresent(self.partialImages, forKey: .partialImages)
-        try container.encodeIfPresent(self.action, forKey: .action)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/model`.
-    public struct ModelValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `gpt-image-1`
-        public static var gptImage1: Self { Self(rawValue: "gpt-image-1") }
-
-        /// `gpt-image-1-mini`
-        public static var gptImage1Mini: Self { Self(rawValue: "gpt-image-1-mini") }
-
-        /// `gpt-image-1.5`
-        public static var gptImage1_5: Self { Self(rawValue: "gpt-image-1.5") }
-
-        /// `gpt-image-2`
-        public static var gptImage2: Self { Self(rawValue: "gpt-image-2") }
-
-        /// `gpt-image-2-2026-04-21`
-        public static var gptImage2_2026_04_21: Self { Self(rawValue: "gpt-image-2-2026-04-21") }
-    }
-
-    /// The quality of the generated image. One of `low`, `medium`, `high`,
-    /// or `auto`. Default: `auto`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/quality`.
-    public struct Quality: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
-
-        /// `medium`
-        public static var medium: Self { Self(rawValue: "medium") }
-
-        /// `high`
-        public static var high: Self { Self(rawValue: "high") }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/size`.
-    public struct Size: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1024x1024`
-        public static var _1024x1024: Self { Self(rawValue: "1024x1024") }
-
-        /// `1024x1536`
-        public static var _1024x1536: Self { Self(rawValue: "1024x1536") }
-
-        /// `1536x1024`
-        public static var _1536x1024: Self { Self(rawValue: "1536x1024") }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// The output format of the generated image. One of `png`, `webp`, or
-    /// `jpeg`. Default: `png`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/output_format`.
-    public struct OutputFormat: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `png`
-        public static var png: Self { Self(rawValue: "png") }
-
-        /// `webp`
-        public static var webp: Self { Self(rawValue: "webp") }
-
-        /// `jpeg`
-        public static var jpeg: Self { Self(rawValue: "jpeg") }
-    }
-
-    /// Moderation level for the generated image. Default: `auto`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/moderation`.
-    public struct ModerationValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
-    }
-
-    /// Set the background of the generated image. One of `transparent`,
-    /// `opaque`, or `auto`. Transparent backgrounds are available for
-    /// supported GPT Image models. For `gpt-image-2` and
-    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
-    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/background`.
-    public struct Background: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `transparent`
-        public static var transparent: Self { Self(rawValue: "transparent") }
-
-        /// `opaque`
-        public static var opaque: Self { Self(rawValue: "opaque") }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// Optional mask for inpainting. Contains `image_url`
-    /// (string, optional) and `file_id` (string, optional).
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/input_image_mask`.
-    public struct InputImageMask: Codable, Hashable, Sendable {
-        /// Base64-encoded mask image.
-        public var imageURL: Swift.String?
-        /// File ID for the mask image.
-        public var fileID: Swift.String?
-
-        /// Creates a `InputImageMask`.
-        ///
-        /// - Parameters:
-        ///   - imageURL: Base64-encoded mask image.
-        ///   - fileID: File ID for the mask image.
-        public init(
-            imageURL: Swift.String? = nil,
-            fileID: Swift.String? = nil
-        ) {
-            self.imageURL = imageURL
-            self.fileID = fileID
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case imageURL = "image_url"
-            case fileID = "file_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-            try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        }
-    }
-}
-
-/// An image generation request made by the model.
-///
-/// - Remark: Generated from `#/components/schemas/ImageGenToolCall`.
-public struct ImageGenToolCall: Codable, Hashable, Sendable {
-    /// The unique ID of the image generation call.
-    public var id: Swift.String
-    /// The status of the image generation call.
-    public var status: ImageGenToolCall.Status
-    public var result: Swift.String?
-
-    /// Creates a `ImageGenToolCall`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the image generation call.
-    ///   - status: The status of the image generation call.
-    ///   - result: The `result` member.
-    public init(
-        id: Swift.String,
-        status: ImageGenToolCall.Status,
-        result: Swift.String? = nil
-    ) {
-        self.id = id
-        self.status = status
-        self.result = result
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case status
-        case result
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(ImageGenToolCall.Status.self, forKey: .status)
-        self.result = try container.decodeIfPresent(Swift.String.self, forKey: .result)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("image_generation_call", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.result, forKey: .result)
-    }
-
-    /// The status of the image generation call.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ImageGenToolCall/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `generating`
-        public static var generating: Self { Self(rawValue: "generating") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-    }
-}
-
-/// An audio input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/InputAudio`.
-public struct InputAudio: Codable, Hashable, Sendable {
-    public var inputAudio: InputAudio.InputAudioValue
-
-    /// Creates a `InputAudio`.
-    ///
-    /// - Parameters:
-    ///   - inputAudio: The `input_audio` member.
-    public init(
-        inputAudio: InputAudio.InputAudioValue
-    ) {
-        self.inputAudio = inputAudio
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case inputAudio = "input_audio"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio", forKey: .type)
-        self.inputAudio = try container.decode(InputAudio.InputAudioValue.self, forKey: .inputAudio)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_audio", forKey: .type)
-        try container.encode(self.inputAudio, forKey: .inputAudio)
-    }
-
-    /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio`.
-    public struct InputAudioValue: Codable, Hashable, Sendable {
-        /// Base64-encoded audio data.
-        public var data: Swift.String
-        /// The format of the audio data. Currently supported formats are `mp3` and
-        /// `wav`.
-        public var format: InputAudio.InputAudioValue.Format
-
-        /// Creates a `InputAudioValue`.
-        ///
-        /// - Parameters:
-        ///   - data: Base64-encoded audio data.
-        ///   - format: The format of the audio data. Currently supported formats are `mp3` and
-        public init(
-            data: Swift.String,
-            format: InputAudio.InputAudioValue.Format
-        ) {
-            self.data = data
-            self.format = format
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case data
-            case format
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.data = try container.decode(Swift.String.self, forKey: .data)
-            self.format = try container.decode(InputAudio.InputAudioValue.Format.self, forKey: .format)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.data, forKey: .data)
-            try container.encode(self.format, forKey: .format)
-        }
-
-        /// The format of the audio data. Currently supported formats are `mp3` and
-        /// `wav`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio/properties/format`.
-        public struct Format: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `mp3`
-            public static var mp3: Self { Self(rawValue: "mp3") }
-
-            /// `wav`
-            public static var wav: Self { Self(rawValue: "wav") }
-        }
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/InputContent`.
-public enum InputContent: Codable, Hashable, Sendable {
-    /// A text input to the model. (type: `input_text`)
-    case inputText(InputTextContent)
-    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
-    case inputImage(InputImageContent)
-    /// A file input to the model. (type: `input_file`)
-    case inputFile(InputFileContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try InputTextContent(from: decoder))
-            case "input_image":
-                self = .inputImage(try InputImageContent(from: decoder))
-            case "input_file":
-                self = .inputFile(try InputFileContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .inputFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/InputItem`.
-public enum InputItem: Codable, Hashable, Sendable {
-    /// A message input to the model with a role indicating instruction following
-    case easyInputMessage(EasyInputMessage)
-    /// An item representing part of the context for the response to be
-    case item(Item)
-    /// Compacts the current context. Must be the final input item. (type: `compaction_trigger`)
-    case compactionTrigger(CompactionTriggerItemParam)
-    /// An internal identifier for an item to reference. (type: `item_reference`)
-    case itemReference(ItemReferenceParam)
-    /// type: `program`
-    case program(ProgramItemParam)
-    /// type: `program_output`
-    case programOutput(ProgramOutputItemParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "compaction_trigger":
-                self = .compactionTrigger(try CompactionTriggerItemParam(from: decoder))
-            case "item_reference":
-                self = .itemReference(try ItemReferenceParam(from: decoder))
-            case "program":
-                self = .program(try ProgramItemParam(from: decoder))
-            case "program_output":
-                self = .programOutput(try ProgramOutputItemParam(from: decoder))
-            default:
-                if let value = try? EasyInputMessage(from: decoder) {
-                    self = .easyInputMessage(value)
-                    return
-                }
-                if let value = try? Item(from: decoder) {
-                    if case .unknown = value {} else {
-                        self = .item(value)
-                        return
-                    }
-                }
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .easyInputMessage(let value): try value.encode(to: encoder)
-            case .item(let value): try value.encode(to: encoder)
-            case .compactionTrigger(let value): try value.encode(to: encoder)
-            case .itemReference(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
     }
 }

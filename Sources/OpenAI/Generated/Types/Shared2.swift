@@ -3,6 +3,630 @@
 
 import Foundation
 
+/// A tool that generates images using the GPT image models.
+///
+/// - Remark: Generated from `#/components/schemas/ImageGenTool`.
+public struct ImageGenTool: Codable, Hashable, Sendable {
+    /// The `model` member.
+    public var model: ImageGenTool.ModelValue?
+    /// The quality of the generated image. One of `low`, `medium`, `high`,
+    /// or `auto`. Default: `auto`.
+    public var quality: ImageGenTool.Quality?
+    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    public var size: ImageGenTool.Size?
+    /// The output format of the generated image. One of `png`, `webp`, or
+    /// `jpeg`. Default: `png`.
+    public var outputFormat: ImageGenTool.OutputFormat?
+    /// Compression level for the output image. Default: 100.
+    public var outputCompression: Swift.Int?
+    /// Moderation level for the generated image. Default: `auto`.
+    public var moderation: ImageGenTool.ModerationValue?
+    /// Set the background of the generated image. One of `transparent`,
+    /// `opaque`, or `auto`. Transparent backgrounds are available for
+    /// supported GPT Image models. For `gpt-image-2` and
+    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
+    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
+    public var background: ImageGenTool.Background?
+    /// The `input_fidelity` member.
+    public var inputFidelity: InputFidelity?
+    /// Optional mask for inpainting. Contains `image_url`
+    /// (string, optional) and `file_id` (string, optional).
+    public var inputImageMask: ImageGenTool.InputImageMask?
+    /// Number of partial images to generate in streaming mode, from 0 (default value) to 3.
+    public var partialImages: Swift.Int?
+    /// Whether to generate a new image or edit an existing image. Default: `auto`.
+    public var action: ImageGenActionEnum?
+
+    /// Creates a new `ImageGenTool`.
+    ///
+    /// - Parameters:
+    ///   - model: The `model` member.
+    ///   - quality: The quality of the generated image. One of `low`, `medium`, `high`,
+    ///   - size: The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    ///   - outputFormat: The output format of the generated image. One of `png`, `webp`, or
+    ///   - outputCompression: Compression level for the output image. Default: 100.
+    ///   - moderation: Moderation level for the generated image. Default: `auto`.
+    ///   - background: Set the background of the generated image. One of `transparent`,
+    ///   - inputFidelity: The `input_fidelity` member.
+    ///   - inputImageMask: Optional mask for inpainting. Contains `image_url`
+    ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3.
+    ///   - action: Whether to generate a new image or edit an existing image. Default: `auto`.
+    public init(
+        model: ImageGenTool.ModelValue? = nil,
+        quality: ImageGenTool.Quality? = nil,
+        size: ImageGenTool.Size? = nil,
+        outputFormat: ImageGenTool.OutputFormat? = nil,
+        outputCompression: Swift.Int? = nil,
+        moderation: ImageGenTool.ModerationValue? = nil,
+        background: ImageGenTool.Background? = nil,
+        inputFidelity: InputFidelity? = nil,
+        inputImageMask: ImageGenTool.InputImageMask? = nil,
+        partialImages: Swift.Int? = nil,
+        action: ImageGenActionEnum? = nil
+    ) {
+        self.model = model
+        self.quality = quality
+        self.size = size
+        self.outputFormat = outputFormat
+        self.outputCompression = outputCompression
+        self.moderation = moderation
+        self.background = background
+        self.inputFidelity = inputFidelity
+        self.inputImageMask = inputImageMask
+        self.partialImages = partialImages
+        self.action = action
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case model
+        case quality
+        case size
+        case outputFormat = "output_format"
+        case outputCompression = "output_compression"
+        case moderation
+        case background
+        case inputFidelity = "input_fidelity"
+        case inputImageMask = "input_image_mask"
+        case partialImages = "partial_images"
+        case action
+        case type
+    }
+
+    /// Decodes a `ImageGenTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("image_generation", forKey: .type)
+        self.model = try container.decodeIfPresent(ImageGenTool.ModelValue.self, forKey: .model)
+        self.quality = try container.decodeIfPresent(ImageGenTool.Quality.self, forKey: .quality)
+        self.size = try container.decodeIfPresent(ImageGenTool.Size.self, forKey: .size)
+        self.outputFormat = try container.decodeIfPresent(ImageGenTool.OutputFormat.self, forKey: .outputFormat)
+        self.outputCompression = try container.decodeIfPresent(Swift.Int.self, forKey: .outputCompression)
+        self.moderation = try container.decodeIfPresent(ImageGenTool.ModerationValue.self, forKey: .moderation)
+        self.background = try container.decodeIfPresent(ImageGenTool.Background.self, forKey: .background)
+        self.inputFidelity = try container.decodeIfPresent(InputFidelity.self, forKey: .inputFidelity)
+        self.inputImageMask = try container.decodeIfPresent(ImageGenTool.InputImageMask.self, forKey: .inputImageMask)
+        self.partialImages = try container.decodeIfPresent(Swift.Int.self, forKey: .partialImages)
+        self.action = try container.decodeIfPresent(ImageGenActionEnum.self, forKey: .action)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("image_generation", forKey: .type)
+        try container.encodeIfPresent(self.model, forKey: .model)
+        try container.encodeIfPresent(self.quality, forKey: .quality)
+        try container.encodeIfPresent(self.size, forKey: .size)
+        try container.encodeIfPresent(self.outputFormat, forKey: .outputFormat)
+        try container.encodeIfPresent(self.outputCompression, forKey: .outputCompression)
+        try container.encodeIfPresent(self.moderation, forKey: .moderation)
+        try container.encodeIfPresent(self.background, forKey: .background)
+        try container.encodeIfPresent(self.inputFidelity, forKey: .inputFidelity)
+        try container.encodeIfPresent(self.inputImageMask, forKey: .inputImageMask)
+        try container.encodeIfPresent(self.partialImages, forKey: .partialImages)
+        try container.encodeIfPresent(self.action, forKey: .action)
+    }
+
+    /// The `model` schema.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/model`.
+    public struct ModelValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `gpt-image-1`
+        public static var gptImage1: Self { Self(rawValue: "gpt-image-1") }
+
+        /// `gpt-image-1-mini`
+        public static var gptImage1Mini: Self { Self(rawValue: "gpt-image-1-mini") }
+
+        /// `gpt-image-1.5`
+        public static var gptImage1_5: Self { Self(rawValue: "gpt-image-1.5") }
+
+        /// `gpt-image-2`
+        public static var gptImage2: Self { Self(rawValue: "gpt-image-2") }
+
+        /// `gpt-image-2-2026-04-21`
+        public static var gptImage2_2026_04_21: Self { Self(rawValue: "gpt-image-2-2026-04-21") }
+    }
+
+    /// The quality of the generated image. One of `low`, `medium`, `high`,
+    /// or `auto`. Default: `auto`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/quality`.
+    public struct Quality: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `low`
+        public static var low: Self { Self(rawValue: "low") }
+
+        /// `medium`
+        public static var medium: Self { Self(rawValue: "medium") }
+
+        /// `high`
+        public static var high: Self { Self(rawValue: "high") }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+    }
+
+    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/size`.
+    public struct Size: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `1024x1024`
+        public static var _1024x1024: Self { Self(rawValue: "1024x1024") }
+
+        /// `1024x1536`
+        public static var _1024x1536: Self { Self(rawValue: "1024x1536") }
+
+        /// `1536x1024`
+        public static var _1536x1024: Self { Self(rawValue: "1536x1024") }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+    }
+
+    /// The output format of the generated image. One of `png`, `webp`, or
+    /// `jpeg`. Default: `png`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/output_format`.
+    public struct OutputFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `png`
+        public static var png: Self { Self(rawValue: "png") }
+
+        /// `webp`
+        public static var webp: Self { Self(rawValue: "webp") }
+
+        /// `jpeg`
+        public static var jpeg: Self { Self(rawValue: "jpeg") }
+    }
+
+    /// Moderation level for the generated image. Default: `auto`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/moderation`.
+    public struct ModerationValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+
+        /// `low`
+        public static var low: Self { Self(rawValue: "low") }
+    }
+
+    /// Set the background of the generated image. One of `transparent`,
+    /// `opaque`, or `auto`. Transparent backgrounds are available for
+    /// supported GPT Image models. For `gpt-image-2` and
+    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
+    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/background`.
+    public struct Background: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `transparent`
+        public static var transparent: Self { Self(rawValue: "transparent") }
+
+        /// `opaque`
+        public static var opaque: Self { Self(rawValue: "opaque") }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+    }
+
+    /// Optional mask for inpainting. Contains `image_url`
+    /// (string, optional) and `file_id` (string, optional).
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/input_image_mask`.
+    public struct InputImageMask: Codable, Hashable, Sendable {
+        /// Base64-encoded mask image.
+        public var imageURL: Swift.String?
+        /// File ID for the mask image.
+        public var fileID: Swift.String?
+
+        /// Creates a new `InputImageMask`.
+        ///
+        /// - Parameters:
+        ///   - imageURL: Base64-encoded mask image.
+        ///   - fileID: File ID for the mask image.
+        public init(
+            imageURL: Swift.String? = nil,
+            fileID: Swift.String? = nil
+        ) {
+            self.imageURL = imageURL
+            self.fileID = fileID
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case imageURL = "image_url"
+            case fileID = "file_id"
+        }
+
+        /// Decodes a `InputImageMask` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
+            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
+            try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        }
+    }
+}
+
+/// An image generation request made by the model.
+///
+/// - Remark: Generated from `#/components/schemas/ImageGenToolCall`.
+public struct ImageGenToolCall: Codable, Hashable, Sendable {
+    /// The unique ID of the image generation call.
+    public var id: Swift.String
+    /// The status of the image generation call.
+    public var status: ImageGenToolCall.Status
+    /// The `result` member.
+    public var result: Swift.String?
+
+    /// Creates a new `ImageGenToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the image generation call.
+    ///   - status: The status of the image generation call.
+    ///   - result: The `result` member.
+    public init(
+        id: Swift.String,
+        status: ImageGenToolCall.Status,
+        result: Swift.String? = nil
+    ) {
+        self.id = id
+        self.status = status
+        self.result = result
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case status
+        case result
+        case type
+    }
+
+    /// Decodes a `ImageGenToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("image_generation_call", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.status = try container.decode(ImageGenToolCall.Status.self, forKey: .status)
+        self.result = try container.decodeIfPresent(Swift.String.self, forKey: .result)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("image_generation_call", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.result, forKey: .result)
+    }
+
+    /// The status of the image generation call.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ImageGenToolCall/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `generating`
+        public static var generating: Self { Self(rawValue: "generating") }
+
+        /// `failed`
+        public static var failed: Self { Self(rawValue: "failed") }
+    }
+}
+
+/// An audio input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/InputAudio`.
+public struct InputAudio: Codable, Hashable, Sendable {
+    /// The `input_audio` member.
+    public var inputAudio: InputAudio.InputAudioValue
+
+    /// Creates a new `InputAudio`.
+    ///
+    /// - Parameters:
+    ///   - inputAudio: The `input_audio` member.
+    public init(inputAudio: InputAudio.InputAudioValue) {
+        self.inputAudio = inputAudio
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case inputAudio = "input_audio"
+        case type
+    }
+
+    /// Decodes a `InputAudio` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("input_audio", forKey: .type)
+        self.inputAudio = try container.decode(InputAudio.InputAudioValue.self, forKey: .inputAudio)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_audio", forKey: .type)
+        try container.encode(self.inputAudio, forKey: .inputAudio)
+    }
+
+    /// The `input_audio` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio`.
+    public struct InputAudioValue: Codable, Hashable, Sendable {
+        /// Base64-encoded audio data.
+        public var data: Swift.String
+        /// The format of the audio data. Currently supported formats are `mp3` and
+        /// `wav`.
+        public var format: InputAudio.InputAudioValue.Format
+
+        /// Creates a new `InputAudioValue`.
+        ///
+        /// - Parameters:
+        ///   - data: Base64-encoded audio data.
+        ///   - format: The format of the audio data. Currently supported formats are `mp3` and
+        public init(
+            data: Swift.String,
+            format: InputAudio.InputAudioValue.Format
+        ) {
+            self.data = data
+            self.format = format
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case data
+            case format
+        }
+
+        /// Decodes a `InputAudioValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.data = try container.decode(Swift.String.self, forKey: .data)
+            self.format = try container.decode(InputAudio.InputAudioValue.Format.self, forKey: .format)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.data, forKey: .data)
+            try container.encode(self.format, forKey: .format)
+        }
+
+        /// The format of the audio data. Currently supported formats are `mp3` and
+        /// `wav`.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio/properties/format`.
+        public struct Format: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `mp3`
+            public static var mp3: Self { Self(rawValue: "mp3") }
+
+            /// `wav`
+            public static var wav: Self { Self(rawValue: "wav") }
+        }
+    }
+}
+
+/// The `InputContent` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/InputContent`.
+public enum InputContent: Codable, Hashable, Sendable {
+    /// A text input to the model. (type: `input_text`)
+    case inputText(InputTextContent)
+    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+    case inputImage(InputImageContent)
+    /// A file input to the model. (type: `input_file`)
+    case inputFile(InputFileContent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "input_text":
+                self = .inputText(try InputTextContent(from: decoder))
+            case "input_image":
+                self = .inputImage(try InputImageContent(from: decoder))
+            case "input_file":
+                self = .inputFile(try InputFileContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .inputText(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .inputFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The `InputItem` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/InputItem`.
+public enum InputItem: Codable, Hashable, Sendable {
+    /// A message input to the model with a role indicating instruction following
+    case easyInputMessage(EasyInputMessage)
+    /// An item representing part of the context for the response to be
+    case item(Item)
+    /// Compacts the current context. Must be the final input item. (type: `compaction_trigger`)
+    case compactionTrigger(CompactionTriggerItemParam)
+    /// An internal identifier for an item to reference. (type: `item_reference`)
+    case itemReference(ItemReferenceParam)
+    /// type: `program`
+    case program(ProgramItemParam)
+    /// type: `program_output`
+    case programOutput(ProgramOutputItemParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "compaction_trigger":
+                self = .compactionTrigger(try CompactionTriggerItemParam(from: decoder))
+            case "item_reference":
+                self = .itemReference(try ItemReferenceParam(from: decoder))
+            case "program":
+                self = .program(try ProgramItemParam(from: decoder))
+            case "program_output":
+                self = .programOutput(try ProgramOutputItemParam(from: decoder))
+            default:
+                if let value = try? EasyInputMessage(from: decoder) {
+                    self = .easyInputMessage(value)
+                    return
+                }
+                if let value = try? Item(from: decoder) {
+                    if case .unknown = value {} else {
+                        self = .item(value)
+                        return
+                    }
+                }
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .easyInputMessage(let value): try value.encode(to: encoder)
+            case .item(let value): try value.encode(to: encoder)
+            case .compactionTrigger(let value): try value.encode(to: encoder)
+            case .itemReference(let value): try value.encode(to: encoder)
+            case .program(let value): try value.encode(to: encoder)
+            case .programOutput(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
 /// A message input to the model with a role indicating instruction following
 /// hierarchy. Instructions given with the `developer` or `system` role take
 /// precedence over instructions given with the `user` role.
@@ -18,16 +642,16 @@ public struct InputMessage: Codable, Hashable, Sendable {
     /// types.
     public var content: InputMessageContentList
 
-    /// Creates a `InputMessage`.
+    /// Creates a new `InputMessage`.
     ///
     /// - Parameters:
     ///   - role: The role of the message input. One of `user`, `system`, or `developer`.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or
     ///   - content: A list of one or many input items to the model, containing different content
+    ///   - status: The status of item. One of `in_progress`, `completed`, or
     public init(
         role: InputMessage.RoleValue,
-        status: InputMessage.Status? = nil,
-        content: InputMessageContentList
+        content: InputMessageContentList,
+        status: InputMessage.Status? = nil
     ) {
         self.role = role
         self.status = status
@@ -41,6 +665,10 @@ public struct InputMessage: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `InputMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("message", forKey: .type)
@@ -49,6 +677,9 @@ public struct InputMessage: Codable, Hashable, Sendable {
         self.content = try container.decodeIfPresent(InputMessageContentList.self, forKey: .content) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message", forKey: .type)
@@ -63,8 +694,10 @@ public struct InputMessage: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/InputMessage/properties/role`.
     public struct RoleValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `user`
@@ -84,8 +717,10 @@ public struct InputMessage: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/InputMessage/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -168,6 +803,9 @@ public enum Item: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "file_search_call":
@@ -233,6 +871,9 @@ public enum Item: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .inputMessage(let value): try value.encode(to: encoder)
@@ -280,7 +921,7 @@ public struct LocalShellToolCall: Codable, Hashable, Sendable {
     /// The status of the local shell call.
     public var status: LocalShellToolCall.Status
 
-    /// Creates a `LocalShellToolCall`.
+    /// Creates a new `LocalShellToolCall`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the local shell call.
@@ -307,6 +948,10 @@ public struct LocalShellToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `LocalShellToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("local_shell_call", forKey: .type)
@@ -316,6 +961,9 @@ public struct LocalShellToolCall: Codable, Hashable, Sendable {
         self.status = try container.decode(LocalShellToolCall.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("local_shell_call", forKey: .type)
@@ -331,8 +979,10 @@ public struct LocalShellToolCall: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/LocalShellToolCall/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -354,9 +1004,10 @@ public struct LocalShellToolCallOutput: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// A JSON string of the output of the local shell tool call.
     public var output: Swift.String
+    /// The `status` member.
     public var status: LocalShellToolCallOutput.Status?
 
-    /// Creates a `LocalShellToolCallOutput`.
+    /// Creates a new `LocalShellToolCallOutput`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the local shell tool call generated by the model.
@@ -379,6 +1030,10 @@ public struct LocalShellToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `LocalShellToolCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("local_shell_call_output", forKey: .type)
@@ -387,6 +1042,9 @@ public struct LocalShellToolCallOutput: Codable, Hashable, Sendable {
         self.status = try container.decodeIfPresent(LocalShellToolCallOutput.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("local_shell_call_output", forKey: .type)
@@ -401,8 +1059,10 @@ public struct LocalShellToolCallOutput: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/LocalShellToolCallOutput/properties/status/anyOf/0`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -429,7 +1089,7 @@ public struct MCPApprovalRequest: Codable, Hashable, Sendable {
     /// A JSON string of arguments for the tool.
     public var arguments: Swift.String
 
-    /// Creates a `MCPApprovalRequest`.
+    /// Creates a new `MCPApprovalRequest`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the approval request.
@@ -456,6 +1116,10 @@ public struct MCPApprovalRequest: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MCPApprovalRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_approval_request", forKey: .type)
@@ -465,6 +1129,9 @@ public struct MCPApprovalRequest: Codable, Hashable, Sendable {
         self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_approval_request", forKey: .type)
@@ -479,24 +1146,26 @@ public struct MCPApprovalRequest: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/MCPApprovalResponse`.
 public struct MCPApprovalResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String?
     /// The ID of the approval request being answered.
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
+    /// The `reason` member.
     public var reason: Swift.String?
 
-    /// Creates a `MCPApprovalResponse`.
+    /// Creates a new `MCPApprovalResponse`.
     ///
     /// - Parameters:
-    ///   - id: The `id` member.
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
+    ///   - id: The `id` member.
     ///   - reason: The `reason` member.
     public init(
-        id: Swift.String? = nil,
         approvalRequestID: Swift.String,
         approve: Swift.Bool,
+        id: Swift.String? = nil,
         reason: Swift.String? = nil
     ) {
         self.id = id
@@ -513,6 +1182,10 @@ public struct MCPApprovalResponse: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MCPApprovalResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_approval_response", forKey: .type)
@@ -522,6 +1195,9 @@ public struct MCPApprovalResponse: Codable, Hashable, Sendable {
         self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_approval_response", forKey: .type)
@@ -542,9 +1218,10 @@ public struct MCPApprovalResponseResource: Codable, Hashable, Sendable {
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
+    /// The `reason` member.
     public var reason: Swift.String?
 
-    /// Creates a `MCPApprovalResponseResource`.
+    /// Creates a new `MCPApprovalResponseResource`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the approval response
@@ -571,6 +1248,10 @@ public struct MCPApprovalResponseResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MCPApprovalResponseResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_approval_response", forKey: .type)
@@ -580,6 +1261,9 @@ public struct MCPApprovalResponseResource: Codable, Hashable, Sendable {
         self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_approval_response", forKey: .type)
@@ -600,9 +1284,10 @@ public struct MCPListTools: Codable, Hashable, Sendable {
     public var serverLabel: Swift.String
     /// The tools available on the server.
     public var tools: [MCPListToolsTool]
+    /// The `error` member.
     public var error: Swift.String?
 
-    /// Creates a `MCPListTools`.
+    /// Creates a new `MCPListTools`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the list.
@@ -629,6 +1314,10 @@ public struct MCPListTools: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MCPListTools` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_list_tools", forKey: .type)
@@ -638,6 +1327,9 @@ public struct MCPListTools: Codable, Hashable, Sendable {
         self.error = try container.decodeIfPresent(Swift.String.self, forKey: .error)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_list_tools", forKey: .type)
@@ -654,22 +1346,24 @@ public struct MCPListTools: Codable, Hashable, Sendable {
 public struct MCPListToolsTool: Codable, Hashable, Sendable {
     /// The name of the tool.
     public var name: Swift.String
+    /// The `description` member.
     public var description: Swift.String?
     /// The JSON schema describing the tool's input.
     public var inputSchema: [Swift.String: JSONValue]
+    /// The `annotations` member.
     public var annotations: [Swift.String: JSONValue]?
 
-    /// Creates a `MCPListToolsTool`.
+    /// Creates a new `MCPListToolsTool`.
     ///
     /// - Parameters:
     ///   - name: The name of the tool.
-    ///   - description: The `description` member.
     ///   - inputSchema: The JSON schema describing the tool's input.
+    ///   - description: The `description` member.
     ///   - annotations: The `annotations` member.
     public init(
         name: Swift.String,
-        description: Swift.String? = nil,
         inputSchema: [Swift.String: JSONValue],
+        description: Swift.String? = nil,
         annotations: [Swift.String: JSONValue]? = nil
     ) {
         self.name = name
@@ -685,6 +1379,10 @@ public struct MCPListToolsTool: Codable, Hashable, Sendable {
         case annotations
     }
 
+    /// Decodes a `MCPListToolsTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -693,6 +1391,9 @@ public struct MCPListToolsTool: Codable, Hashable, Sendable {
         self.annotations = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .annotations)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)
@@ -736,14 +1437,18 @@ public struct MCPTool: Codable, Hashable, Sendable {
     public var authorization: Swift.String?
     /// Optional description of the MCP server, used to provide more context.
     public var serverDescription: Swift.String?
+    /// The `headers` member.
     public var headers: [Swift.String: Swift.String]?
+    /// The `allowed_tools` member.
     public var allowedTools: MCPTool.AllowedTools?
+    /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
+    /// The `require_approval` member.
     public var requireApproval: MCPTool.RequireApproval?
     /// Whether this MCP tool is deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
 
-    /// Creates a `MCPTool`.
+    /// Creates a new `MCPTool`.
     ///
     /// - Parameters:
     ///   - serverLabel: A label for this MCP server, used to identify it in tool calls.
@@ -798,6 +1503,10 @@ public struct MCPTool: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MCPTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp", forKey: .type)
@@ -814,6 +1523,9 @@ public struct MCPTool: Codable, Hashable, Sendable {
         self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp", forKey: .type)
@@ -849,8 +1561,10 @@ public struct MCPTool: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/MCPTool/properties/connector_id`.
     public struct ConnectorID: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `connector_dropbox`
@@ -891,6 +1605,9 @@ public struct MCPTool: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? [Swift.String](from: decoder) {
                 self = .mcpAllowedTools(value)
@@ -903,6 +1620,9 @@ public struct MCPTool: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .mcpAllowedTools(let value): try value.encode(to: encoder)
@@ -925,6 +1645,9 @@ public struct MCPTool: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? MCPTool.RequireApproval.MCPToolApprovalFilter(from: decoder) {
                 self = .mcpToolApprovalFilter(value)
@@ -937,6 +1660,9 @@ public struct MCPTool: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
@@ -956,7 +1682,7 @@ public struct MCPTool: Codable, Hashable, Sendable {
             /// A filter object to specify which tools are allowed.
             public var never: MCPToolFilter?
 
-            /// Creates a `MCPToolApprovalFilter`.
+            /// Creates a new `MCPToolApprovalFilter`.
             ///
             /// - Parameters:
             ///   - always: A filter object to specify which tools are allowed.
@@ -974,12 +1700,19 @@ public struct MCPTool: Codable, Hashable, Sendable {
                 case never
             }
 
+            /// Decodes a `MCPToolApprovalFilter` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.always = try container.decodeIfPresent(MCPToolFilter.self, forKey: .always)
                 self.never = try container.decodeIfPresent(MCPToolFilter.self, forKey: .never)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.always, forKey: .always)
@@ -995,8 +1728,10 @@ public struct MCPTool: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0/oneOf/1`.
         public struct StringValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `always`
@@ -1020,14 +1755,16 @@ public struct MCPToolCall: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// A JSON string of the arguments passed to the tool.
     public var arguments: Swift.String
+    /// The `output` member.
     public var output: Swift.String?
     /// The error from the tool call, if any.
     public var error: MCPToolCallError?
     /// The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
     public var status: MCPToolCallStatus?
+    /// The `approval_request_id` member.
     public var approvalRequestID: Swift.String?
 
-    /// Creates a `MCPToolCall`.
+    /// Creates a new `MCPToolCall`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the tool call.
@@ -1070,6 +1807,10 @@ public struct MCPToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MCPToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_call", forKey: .type)
@@ -1083,6 +1824,9 @@ public struct MCPToolCall: Codable, Hashable, Sendable {
         self.approvalRequestID = try container.decodeIfPresent(Swift.String.self, forKey: .approvalRequestID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_call", forKey: .type)
@@ -1097,6 +1841,8 @@ public struct MCPToolCall: Codable, Hashable, Sendable {
     }
 }
 
+/// The `MCPToolCallError` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCallError`.
@@ -1110,6 +1856,9 @@ public enum MCPToolCallError: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "mcp_protocol_error":
@@ -1123,6 +1872,9 @@ public enum MCPToolCallError: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .mcpProtocolError(let value): try value.encode(to: encoder)
@@ -1144,7 +1896,7 @@ public struct MCPToolFilter: Codable, Hashable, Sendable {
     /// it will match this filter.
     public var readOnly: Swift.Bool?
 
-    /// Creates a `MCPToolFilter`.
+    /// Creates a new `MCPToolFilter`.
     ///
     /// - Parameters:
     ///   - toolNames: List of allowed tool names.
@@ -1162,12 +1914,19 @@ public struct MCPToolFilter: Codable, Hashable, Sendable {
         case readOnly = "read_only"
     }
 
+    /// Decodes a `MCPToolFilter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.toolNames = try container.decodeIfPresent([Swift.String].self, forKey: .toolNames)
         self.readOnly = try container.decodeIfPresent(Swift.Bool.self, forKey: .readOnly)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.toolNames, forKey: .toolNames)
@@ -1183,8 +1942,10 @@ public struct MCPToolFilter: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/MessagePhase`.
 public struct MessagePhase: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `commentary`
@@ -1194,15 +1955,21 @@ public struct MessagePhase: OpenEnum {
     public static var finalAnswer: Self { Self(rawValue: "final_answer") }
 }
 
+/// The `Metadata` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Metadata`.
 public typealias Metadata = [Swift.String: Swift.String]
 
+/// The `ModelIdsResponses` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIdsResponses`.
 public struct ModelIDsResponses: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `gpt-5.6-sol`
@@ -1512,12 +2279,16 @@ public struct ModelIDsResponses: OpenEnum {
     public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
 }
 
+/// The `ModelIdsShared` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIdsShared`.
 public struct ModelIDsShared: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `gpt-5.6-sol`
@@ -1770,11 +2541,17 @@ public struct ModelIDsShared: OpenEnum {
     public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
 }
 
+/// The `ModelResponseProperties` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
 public struct ModelResponseProperties: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: Metadata?
+    /// The `top_logprobs` member.
     public var topLogprobs: Swift.Int?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// The `top_p` member.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
@@ -1785,16 +2562,19 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
         get { _user }
         set { _user = newValue }
     }
+    /// The `safety_identifier` member.
     public var safetyIdentifier: Swift.String?
+    /// The `prompt_cache_key` member.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: ModelResponseProperties.PromptCacheRetention?
+    /// The `prompt_cache_retention` member.
     @available(*, deprecated)
     public var promptCacheRetention: ModelResponseProperties.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
 
-    /// Creates a `ModelResponseProperties`.
+    /// Creates a new `ModelResponseProperties`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
@@ -1836,6 +2616,10 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheRetention = "prompt_cache_retention"
     }
 
+    /// Decodes a `ModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
@@ -1848,6 +2632,9 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
         self._promptCacheRetention = try container.decodeIfPresent(ModelResponseProperties.PromptCacheRetention.self, forKey: .promptCacheRetention)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
@@ -1876,8 +2663,10 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ModelResponseProperties/properties/prompt_cache_retention/anyOf/0`.
     public struct PromptCacheRetention: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_memory`
@@ -1891,7 +2680,7 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
 /// The `File` object represents a document that has been uploaded to OpenAI.
 ///
 /// - Remark: Generated from `#/components/schemas/OpenAIFile`.
-public struct OpenAiFile: Codable, Hashable, Sendable {
+public struct OpenAIFile: Codable, Hashable, Sendable {
     /// The file identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The size of the file, in bytes.
@@ -1903,11 +2692,11 @@ public struct OpenAiFile: Codable, Hashable, Sendable {
     /// The name of the file.
     public var filename: Swift.String
     /// The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
-    public var purpose: OpenAiFile.Purpose
-    private var _status: OpenAiFile.Status
+    public var purpose: OpenAIFile.Purpose
+    private var _status: OpenAIFile.Status
     /// Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
     @available(*, deprecated)
-    public var status: OpenAiFile.Status {
+    public var status: OpenAIFile.Status {
         get { _status }
         set { _status = newValue }
     }
@@ -1919,25 +2708,25 @@ public struct OpenAiFile: Codable, Hashable, Sendable {
         set { _statusDetails = newValue }
     }
 
-    /// Creates a `OpenAiFile`.
+    /// Creates a new `OpenAIFile`.
     ///
     /// - Parameters:
     ///   - id: The file identifier, which can be referenced in the API endpoints.
     ///   - bytes: The size of the file, in bytes.
     ///   - createdAt: The Unix timestamp (in seconds) for when the file was created.
-    ///   - expiresAt: The Unix timestamp (in seconds) for when the file will expire.
     ///   - filename: The name of the file.
     ///   - purpose: The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
     ///   - status: Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
+    ///   - expiresAt: The Unix timestamp (in seconds) for when the file will expire.
     ///   - statusDetails: Deprecated. For details on why a fine-tuning training file failed validation, see the `error` field on `fine_tuning.job`.
     public init(
         id: Swift.String,
         bytes: Swift.Int,
         createdAt: Swift.Int,
-        expiresAt: Swift.Int? = nil,
         filename: Swift.String,
-        purpose: OpenAiFile.Purpose,
-        status: OpenAiFile.Status,
+        purpose: OpenAIFile.Purpose,
+        status: OpenAIFile.Status,
+        expiresAt: Swift.Int? = nil,
         statusDetails: Swift.String? = nil
     ) {
         self.id = id
@@ -1962,6 +2751,10 @@ public struct OpenAiFile: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `OpenAIFile` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file", forKey: .object)
@@ -1970,11 +2763,14 @@ public struct OpenAiFile: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
         self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
         self.filename = try container.decode(Swift.String.self, forKey: .filename)
-        self.purpose = try container.decode(OpenAiFile.Purpose.self, forKey: .purpose)
-        self._status = try container.decode(OpenAiFile.Status.self, forKey: .status)
+        self.purpose = try container.decode(OpenAIFile.Purpose.self, forKey: .purpose)
+        self._status = try container.decode(OpenAIFile.Status.self, forKey: .status)
         self._statusDetails = try container.decodeIfPresent(Swift.String.self, forKey: .statusDetails)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file", forKey: .object)
@@ -1994,8 +2790,10 @@ public struct OpenAiFile: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/OpenAIFile/properties/purpose`.
     public struct Purpose: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `assistants`
@@ -2030,8 +2828,10 @@ public struct OpenAiFile: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/OpenAIFile/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `uploaded`
@@ -2053,23 +2853,24 @@ public struct OutputMessage: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The content of the output message.
     public var content: [OutputMessageContent]
+    /// The `phase` member.
     public var phase: MessagePhase?
     /// The status of the message input. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when input items are returned via API.
     public var status: OutputMessage.Status
 
-    /// Creates a `OutputMessage`.
+    /// Creates a new `OutputMessage`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the output message.
     ///   - content: The content of the output message.
-    ///   - phase: The `phase` member.
     ///   - status: The status of the message input. One of `in_progress`, `completed`, or
+    ///   - phase: The `phase` member.
     public init(
         id: Swift.String,
         content: [OutputMessageContent],
-        phase: MessagePhase? = nil,
-        status: OutputMessage.Status
+        status: OutputMessage.Status,
+        phase: MessagePhase? = nil
     ) {
         self.id = id
         self.content = content
@@ -2086,6 +2887,10 @@ public struct OutputMessage: Codable, Hashable, Sendable {
         case role
     }
 
+    /// Decodes a `OutputMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("message", forKey: .type)
@@ -2096,6 +2901,9 @@ public struct OutputMessage: Codable, Hashable, Sendable {
         self.status = try container.decode(OutputMessage.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message", forKey: .type)
@@ -2113,8 +2921,10 @@ public struct OutputMessage: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/OutputMessage/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -2128,6 +2938,8 @@ public struct OutputMessage: Codable, Hashable, Sendable {
     }
 }
 
+/// The `OutputMessageContent` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputMessageContent`.
@@ -2139,6 +2951,9 @@ public enum OutputMessageContent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "output_text":
@@ -2150,6 +2965,9 @@ public enum OutputMessageContent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .outputText(let value): try value.encode(to: encoder)
@@ -2171,10 +2989,12 @@ public typealias ParallelToolCalls = Swift.Bool
 public struct Prompt: Codable, Hashable, Sendable {
     /// The unique identifier of the prompt template to use.
     public var id: Swift.String
+    /// The `version` member.
     public var version: Swift.String?
+    /// The `variables` member.
     public var variables: ResponsePromptVariables?
 
-    /// Creates a `Prompt`.
+    /// Creates a new `Prompt`.
     ///
     /// - Parameters:
     ///   - id: The unique identifier of the prompt template to use.
@@ -2196,6 +3016,10 @@ public struct Prompt: Codable, Hashable, Sendable {
         case variables
     }
 
+    /// Decodes a `Prompt` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -2203,6 +3027,9 @@ public struct Prompt: Codable, Hashable, Sendable {
         self.variables = try container.decodeIfPresent(ResponsePromptVariables.self, forKey: .variables)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -2218,13 +3045,11 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, Hashable, Sendable
     /// Identifier of the role to assign.
     public var roleID: Swift.String
 
-    /// Creates a `PublicAssignOrganizationGroupRoleBody`.
+    /// Creates a new `PublicAssignOrganizationGroupRoleBody`.
     ///
     /// - Parameters:
     ///   - roleID: Identifier of the role to assign.
-    public init(
-        roleID: Swift.String
-    ) {
+    public init(roleID: Swift.String) {
         self.roleID = roleID
     }
 
@@ -2232,11 +3057,18 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, Hashable, Sendable
         case roleID = "role_id"
     }
 
+    /// Decodes a `PublicAssignOrganizationGroupRoleBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.roleID = try container.decode(Swift.String.self, forKey: .roleID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.roleID, forKey: .roleID)
@@ -2254,12 +3086,16 @@ public struct Reasoning: Codable, Hashable, Sendable {
     ///
     /// When returned on a response, this is the effective execution mode.
     public var mode: ReasoningModeEnum?
+    /// The `effort` member.
     public var effort: ReasoningEffort?
+    /// The `summary` member.
     public var summary: Reasoning.Summary?
+    /// The `context` member.
     public var context: Reasoning.Context?
+    /// The `generate_summary` member.
     public var generateSummary: Reasoning.GenerateSummary?
 
-    /// Creates a `Reasoning`.
+    /// Creates a new `Reasoning`.
     ///
     /// - Parameters:
     ///   - mode: Controls the reasoning execution mode for the request.
@@ -2289,6 +3125,10 @@ public struct Reasoning: Codable, Hashable, Sendable {
         case generateSummary = "generate_summary"
     }
 
+    /// Decodes a `Reasoning` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.mode = try container.decodeIfPresent(ReasoningModeEnum.self, forKey: .mode)
@@ -2298,6 +3138,9 @@ public struct Reasoning: Codable, Hashable, Sendable {
         self.generateSummary = try container.decodeIfPresent(Reasoning.GenerateSummary.self, forKey: .generateSummary)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.mode, forKey: .mode)
@@ -2317,8 +3160,10 @@ public struct Reasoning: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Reasoning/properties/summary/anyOf/0`.
     public struct Summary: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -2343,8 +3188,10 @@ public struct Reasoning: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Reasoning/properties/context/anyOf/0`.
     public struct Context: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -2368,8 +3215,10 @@ public struct Reasoning: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Reasoning/properties/generate_summary/anyOf/0`.
     public struct GenerateSummary: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -2395,8 +3244,10 @@ public struct Reasoning: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ReasoningEffort/anyOf/0`.
 public struct ReasoningEffort: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `none`
@@ -2430,6 +3281,7 @@ public struct ReasoningEffort: OpenEnum {
 public struct ReasoningItem: Codable, Hashable, Sendable {
     /// The unique identifier of the reasoning content.
     public var id: Swift.String
+    /// The `encrypted_content` member.
     public var encryptedContent: Swift.String?
     /// Reasoning summary content.
     public var summary: [SummaryTextContent]
@@ -2439,18 +3291,18 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
     /// `incomplete`. Populated when items are returned via API.
     public var status: ReasoningItem.Status?
 
-    /// Creates a `ReasoningItem`.
+    /// Creates a new `ReasoningItem`.
     ///
     /// - Parameters:
     ///   - id: The unique identifier of the reasoning content.
-    ///   - encryptedContent: The `encrypted_content` member.
     ///   - summary: Reasoning summary content.
+    ///   - encryptedContent: The `encrypted_content` member.
     ///   - content: Reasoning text content.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
     public init(
         id: Swift.String,
-        encryptedContent: Swift.String? = nil,
         summary: [SummaryTextContent],
+        encryptedContent: Swift.String? = nil,
         content: [ReasoningTextContent]? = nil,
         status: ReasoningItem.Status? = nil
     ) {
@@ -2470,6 +3322,10 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ReasoningItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("reasoning", forKey: .type)
@@ -2480,6 +3336,9 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
         self.status = try container.decodeIfPresent(ReasoningItem.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("reasoning", forKey: .type)
@@ -2497,8 +3356,10 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/ReasoningItem/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -2519,7 +3380,7 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonObject`.
 public struct ResponseFormatJSONObject: Codable, Hashable, Sendable {
-    /// Creates a `ResponseFormatJSONObject`.
+    /// Creates a new `ResponseFormatJSONObject`.
     public init() {
     }
 
@@ -2527,11 +3388,18 @@ public struct ResponseFormatJSONObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseFormatJSONObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("json_object", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("json_object", forKey: .type)
@@ -2546,13 +3414,11 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
     /// Structured Outputs configuration options, including a JSON Schema.
     public var jsonSchema: ResponseFormatJSONSchema.JSONSchema
 
-    /// Creates a `ResponseFormatJSONSchema`.
+    /// Creates a new `ResponseFormatJSONSchema`.
     ///
     /// - Parameters:
     ///   - jsonSchema: Structured Outputs configuration options, including a JSON Schema.
-    public init(
-        jsonSchema: ResponseFormatJSONSchema.JSONSchema
-    ) {
+    public init(jsonSchema: ResponseFormatJSONSchema.JSONSchema) {
         self.jsonSchema = jsonSchema
     }
 
@@ -2561,12 +3427,19 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("json_schema", forKey: .type)
         self.jsonSchema = try container.decode(ResponseFormatJSONSchema.JSONSchema.self, forKey: .jsonSchema)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("json_schema", forKey: .type)
@@ -2586,18 +3459,19 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
         /// The schema for the response format, described as a JSON Schema object.
         /// Learn how to build JSON schemas [here](https://json-schema.org/).
         public var schema: ResponseFormatJSONSchemaSchema?
+        /// The `strict` member.
         public var strict: Swift.Bool?
 
-        /// Creates a `JSONSchema`.
+        /// Creates a new `JSONSchema`.
         ///
         /// - Parameters:
-        ///   - description: A description of what the response format is for, used by the model to
         ///   - name: The name of the response format. Must be a-z, A-Z, 0-9, or contain
+        ///   - description: A description of what the response format is for, used by the model to
         ///   - schema: The schema for the response format, described as a JSON Schema object.
         ///   - strict: The `strict` member.
         public init(
-            description: Swift.String? = nil,
             name: Swift.String,
+            description: Swift.String? = nil,
             schema: ResponseFormatJSONSchemaSchema? = nil,
             strict: Swift.Bool? = nil
         ) {
@@ -2614,6 +3488,10 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
             case strict
         }
 
+        /// Decodes a `JSONSchema` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
@@ -2622,6 +3500,9 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
             self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.description, forKey: .description)
@@ -2642,7 +3523,7 @@ public typealias ResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatText`.
 public struct ResponseFormatText: Codable, Hashable, Sendable {
-    /// Creates a `ResponseFormatText`.
+    /// Creates a new `ResponseFormatText`.
     public init() {
     }
 
@@ -2650,20 +3531,31 @@ public struct ResponseFormatText: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ResponseFormatText` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text", forKey: .type)
     }
 }
 
+/// The `ResponsePromptVariables` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables`.
 public typealias ResponsePromptVariables = [Swift.String: ResponsePromptVariablesValue]
 
+/// The `additionalProperties` schema.
+///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables/anyOf/0/additionalProperties`.
@@ -2681,6 +3573,9 @@ public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, Expressib
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
@@ -2701,6 +3596,9 @@ public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, Expressib
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -2733,9 +3631,10 @@ public struct ResponseTextParam: Codable, Hashable, Sendable {
     /// ensures the message the model generates is valid JSON. Using `json_schema`
     /// is preferred for models that support it.
     public var format: TextResponseFormatConfiguration?
+    /// The `verbosity` member.
     public var verbosity: Verbosity?
 
-    /// Creates a `ResponseTextParam`.
+    /// Creates a new `ResponseTextParam`.
     ///
     /// - Parameters:
     ///   - format: An object specifying the format that the model must output.
@@ -2753,12 +3652,19 @@ public struct ResponseTextParam: Codable, Hashable, Sendable {
         case verbosity
     }
 
+    /// Decodes a `ResponseTextParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.format = try container.decodeIfPresent(TextResponseFormatConfiguration.self, forKey: .format)
         self.verbosity = try container.decodeIfPresent(Verbosity.self, forKey: .verbosity)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.format, forKey: .format)
@@ -2782,7 +3688,7 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
     /// The total number of tokens used.
     public var totalTokens: Swift.Int
 
-    /// Creates a `ResponseUsage`.
+    /// Creates a new `ResponseUsage`.
     ///
     /// - Parameters:
     ///   - inputTokens: The number of input tokens.
@@ -2812,6 +3718,10 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
+    /// Decodes a `ResponseUsage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
@@ -2821,6 +3731,9 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
         self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.inputTokens, forKey: .inputTokens)
@@ -2840,7 +3753,7 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
         /// The number of input tokens that were written to the cache.
         public var cacheWriteTokens: Swift.Int?
 
-        /// Creates a `InputTokensDetails`.
+        /// Creates a new `InputTokensDetails`.
         ///
         /// - Parameters:
         ///   - cachedTokens: The number of tokens that were retrieved from the cache.
@@ -2858,12 +3771,19 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
             case cacheWriteTokens = "cache_write_tokens"
         }
 
+        /// Decodes a `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
             self.cacheWriteTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cacheWriteTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.cachedTokens, forKey: .cachedTokens)
@@ -2878,13 +3798,11 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
         /// The number of reasoning tokens.
         public var reasoningTokens: Swift.Int
 
-        /// Creates a `OutputTokensDetails`.
+        /// Creates a new `OutputTokensDetails`.
         ///
         /// - Parameters:
         ///   - reasoningTokens: The number of reasoning tokens.
-        public init(
-            reasoningTokens: Swift.Int
-        ) {
+        public init(reasoningTokens: Swift.Int) {
             self.reasoningTokens = reasoningTokens
         }
 
@@ -2892,11 +3810,18 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
             case reasoningTokens = "reasoning_tokens"
         }
 
+        /// Decodes a `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.reasoningTokens = try container.decode(Swift.Int.self, forKey: .reasoningTokens)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.reasoningTokens, forKey: .reasoningTokens)
@@ -2921,22 +3846,22 @@ public struct Role: Codable, Hashable, Sendable {
     /// Whether the role is predefined and managed by OpenAI.
     public var predefinedRole: Swift.Bool
 
-    /// Creates a `Role`.
+    /// Creates a new `Role`.
     ///
     /// - Parameters:
     ///   - id: Identifier for the role.
     ///   - name: Unique name for the role.
-    ///   - description: Optional description of the role.
     ///   - permissions: Permissions granted by the role.
     ///   - resourceType: Resource type the role is bound to (for example `api.organization` or `api.project`).
     ///   - predefinedRole: Whether the role is predefined and managed by OpenAI.
+    ///   - description: Optional description of the role.
     public init(
         id: Swift.String,
         name: Swift.String,
-        description: Swift.String? = nil,
         permissions: [Swift.String],
         resourceType: Swift.String,
-        predefinedRole: Swift.Bool
+        predefinedRole: Swift.Bool,
+        description: Swift.String? = nil
     ) {
         self.id = id
         self.name = name
@@ -2956,6 +3881,10 @@ public struct Role: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Role` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("role", forKey: .object)
@@ -2967,6 +3896,9 @@ public struct Role: Codable, Hashable, Sendable {
         self.predefinedRole = try container.decode(Swift.Bool.self, forKey: .predefinedRole)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("role", forKey: .object)
@@ -2990,7 +3922,7 @@ public struct RoleListResource: Codable, Hashable, Sendable, CursorPage {
     /// Cursor to fetch the next page of results, or `null` when there are no more assignments.
     public var next: Swift.String?
 
-    /// Creates a `RoleListResource`.
+    /// Creates a new `RoleListResource`.
     ///
     /// - Parameters:
     ///   - data: Role assignments returned in the current page.
@@ -3013,6 +3945,10 @@ public struct RoleListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `RoleListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -3021,6 +3957,9 @@ public struct RoleListResource: Codable, Hashable, Sendable, CursorPage {
         self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -3035,945 +3974,4 @@ public struct RoleListResource: Codable, Hashable, Sendable, CursorPage {
     public var hasMorePages: Swift.Bool { hasMore }
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { next ?? data.last?.id }
-}
-
-/// Not supported with latest reasoning models `o3` and `o4-mini`.
-///
-/// Up to 4 sequences where the API will stop generating further tokens. The
-/// returned text will not contain the stop sequence.
-///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/StopConfiguration`.
-public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-    case string(Swift.String)
-    case strings([Swift.String])
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Creates the ``string(_:)`` case from a string literal.
-    public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-    public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
-            self = .string(value)
-            return
-        }
-        if let value = try? [Swift.String](from: decoder) {
-            self = .strings(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .strings(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// An object specifying the format that the model must output.
-///
-/// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
-/// which ensures the model will match your supplied JSON schema. Learn more in the
-/// [Structured Outputs guide](/docs/guides/structured-outputs).
-///
-/// The default format is `{ "type": "text" }` with no additional options.
-///
-/// **Not recommended for gpt-4o and newer models:**
-///
-/// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
-/// ensures the message the model generates is valid JSON. Using `json_schema`
-/// is preferred for models that support it.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/TextResponseFormatConfiguration`.
-public enum TextResponseFormatConfiguration: Codable, Hashable, Sendable {
-    /// Default response format. Used to generate text responses. (type: `text`)
-    case text(ResponseFormatText)
-    /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
-    case jsonSchema(TextResponseFormatJSONSchema)
-    /// JSON object response format. An older method of generating JSON responses. (type: `json_object`)
-    case jsonObject(ResponseFormatJSONObject)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "text":
-                self = .text(try ResponseFormatText(from: decoder))
-            case "json_schema":
-                self = .jsonSchema(try TextResponseFormatJSONSchema(from: decoder))
-            case "json_object":
-                self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .text(let value): try value.encode(to: encoder)
-            case .jsonSchema(let value): try value.encode(to: encoder)
-            case .jsonObject(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// JSON Schema response format. Used to generate structured JSON responses.
-/// Learn more about [Structured Outputs](/docs/guides/structured-outputs).
-///
-/// - Remark: Generated from `#/components/schemas/TextResponseFormatJsonSchema`.
-public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable {
-    /// A description of what the response format is for, used by the model to
-    /// determine how to respond in the format.
-    public var description: Swift.String?
-    /// The name of the response format. Must be a-z, A-Z, 0-9, or contain
-    /// underscores and dashes, with a maximum length of 64.
-    public var name: Swift.String
-    /// The schema for the response format, described as a JSON Schema object.
-    /// Learn how to build JSON schemas [here](https://json-schema.org/).
-    public var schema: ResponseFormatJSONSchemaSchema
-    public var strict: Swift.Bool?
-
-    /// Creates a `TextResponseFormatJSONSchema`.
-    ///
-    /// - Parameters:
-    ///   - description: A description of what the response format is for, used by the model to
-    ///   - name: The name of the response format. Must be a-z, A-Z, 0-9, or contain
-    ///   - schema: The schema for the response format, described as a JSON Schema object.
-    ///   - strict: The `strict` member.
-    public init(
-        description: Swift.String? = nil,
-        name: Swift.String,
-        schema: ResponseFormatJSONSchemaSchema,
-        strict: Swift.Bool? = nil
-    ) {
-        self.description = description
-        self.name = name
-        self.schema = schema
-        self.strict = strict
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case description
-        case name
-        case schema
-        case strict
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("json_schema", forKey: .type)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.schema = try container.decode(ResponseFormatJSONSchemaSchema.self, forKey: .schema)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("json_schema", forKey: .type)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.schema, forKey: .schema)
-        try container.encodeIfPresent(self.strict, forKey: .strict)
-    }
-}
-
-/// A tool that can be used to generate a response.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/Tool`.
-public enum Tool: Codable, Hashable, Sendable {
-    /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling). (type: `function`)
-    case function(FunctionTool)
-    /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search). (type: `file_search`)
-    case fileSearch(FileSearchTool)
-    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer`)
-    case computer(ComputerTool)
-    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer_use_preview`)
-    case computerUsePreview(ComputerUsePreviewTool)
-    /// Search the Internet for sources related to the prompt. Learn more about the (type: `web_search`, `web_search_2025_08_26`)
-    case webSearchTool(WebSearchTool)
-    /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
-    case mcp(MCPTool)
-    /// A tool that runs Python code to help generate a response to a prompt. (type: `code_interpreter`)
-    case codeInterpreter(CodeInterpreterTool)
-    /// type: `programmatic_tool_calling`
-    case programmaticToolCalling(ProgrammaticToolCallingParam)
-    /// A tool that generates images using the GPT image models. (type: `image_generation`)
-    case imageGeneration(ImageGenTool)
-    /// A tool that allows the model to execute shell commands in a local environment. (type: `local_shell`)
-    case localShell(LocalShellToolParam)
-    /// A tool that allows the model to execute shell commands. (type: `shell`)
-    case shell(FunctionShellToolParam)
-    /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
-    case custom(CustomToolParam)
-    /// Groups function/custom tools under a shared namespace. (type: `namespace`)
-    case namespace(NamespaceToolParam)
-    /// Hosted or BYOT tool search configuration for deferred tools. (type: `tool_search`)
-    case toolSearch(ToolSearchToolParam)
-    /// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search). (type: `web_search_preview`, `web_search_preview_2025_03_11`)
-    case webSearchPreviewTool(WebSearchPreviewTool)
-    /// Allows the assistant to create, delete, or update files using unified diffs. (type: `apply_patch`)
-    case applyPatch(ApplyPatchToolParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "function":
-                self = .function(try FunctionTool(from: decoder))
-            case "file_search":
-                self = .fileSearch(try FileSearchTool(from: decoder))
-            case "computer":
-                self = .computer(try ComputerTool(from: decoder))
-            case "computer_use_preview":
-                self = .computerUsePreview(try ComputerUsePreviewTool(from: decoder))
-            case "web_search", "web_search_2025_08_26":
-                self = .webSearchTool(try WebSearchTool(from: decoder))
-            case "mcp":
-                self = .mcp(try MCPTool(from: decoder))
-            case "code_interpreter":
-                self = .codeInterpreter(try CodeInterpreterTool(from: decoder))
-            case "programmatic_tool_calling":
-                self = .programmaticToolCalling(try ProgrammaticToolCallingParam(from: decoder))
-            case "image_generation":
-                self = .imageGeneration(try ImageGenTool(from: decoder))
-            case "local_shell":
-                self = .localShell(try LocalShellToolParam(from: decoder))
-            case "shell":
-                self = .shell(try FunctionShellToolParam(from: decoder))
-            case "custom":
-                self = .custom(try CustomToolParam(from: decoder))
-            case "namespace":
-                self = .namespace(try NamespaceToolParam(from: decoder))
-            case "tool_search":
-                self = .toolSearch(try ToolSearchToolParam(from: decoder))
-            case "web_search_preview", "web_search_preview_2025_03_11":
-                self = .webSearchPreviewTool(try WebSearchPreviewTool(from: decoder))
-            case "apply_patch":
-                self = .applyPatch(try ApplyPatchToolParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .function(let value): try value.encode(to: encoder)
-            case .fileSearch(let value): try value.encode(to: encoder)
-            case .computer(let value): try value.encode(to: encoder)
-            case .computerUsePreview(let value): try value.encode(to: encoder)
-            case .webSearchTool(let value): try value.encode(to: encoder)
-            case .mcp(let value): try value.encode(to: encoder)
-            case .codeInterpreter(let value): try value.encode(to: encoder)
-            case .programmaticToolCalling(let value): try value.encode(to: encoder)
-            case .imageGeneration(let value): try value.encode(to: encoder)
-            case .localShell(let value): try value.encode(to: encoder)
-            case .shell(let value): try value.encode(to: encoder)
-            case .custom(let value): try value.encode(to: encoder)
-            case .namespace(let value): try value.encode(to: encoder)
-            case .toolSearch(let value): try value.encode(to: encoder)
-            case .webSearchPreviewTool(let value): try value.encode(to: encoder)
-            case .applyPatch(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Constrains the tools available to the model to a pre-defined set.
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed`.
-public struct ToolChoiceAllowed: Codable, Hashable, Sendable {
-    /// Constrains the tools available to the model to a pre-defined set.
-    ///
-    /// `auto` allows the model to pick from among the allowed tools and generate a
-    /// message.
-    ///
-    /// `required` requires the model to call one or more of the allowed tools.
-    public var mode: ToolChoiceAllowed.Mode
-    /// A list of tool definitions that the model should be allowed to call.
-    ///
-    /// For the Responses API, the list of tool definitions might look like:
-    /// ```json
-    /// [
-    ///   { "type": "function", "name": "get_weather" },
-    ///   { "type": "mcp", "server_label": "deepwiki" },
-    ///   { "type": "image_generation" }
-    /// ]
-    /// ```
-    public var tools: [[Swift.String: JSONValue]]
-
-    /// Creates a `ToolChoiceAllowed`.
-    ///
-    /// - Parameters:
-    ///   - mode: Constrains the tools available to the model to a pre-defined set.
-    ///   - tools: A list of tool definitions that the model should be allowed to call.
-    public init(
-        mode: ToolChoiceAllowed.Mode,
-        tools: [[Swift.String: JSONValue]]
-    ) {
-        self.mode = mode
-        self.tools = tools
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case mode
-        case tools
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("allowed_tools", forKey: .type)
-        self.mode = try container.decode(ToolChoiceAllowed.Mode.self, forKey: .mode)
-        self.tools = try container.decodeIfPresent([[Swift.String: JSONValue]].self, forKey: .tools) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("allowed_tools", forKey: .type)
-        try container.encode(self.mode, forKey: .mode)
-        try container.encode(self.tools, forKey: .tools)
-    }
-
-    /// Constrains the tools available to the model to a pre-defined set.
-    ///
-    /// `auto` allows the model to pick from among the allowed tools and generate a
-    /// message.
-    ///
-    /// `required` requires the model to call one or more of the allowed tools.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed/properties/mode`.
-    public struct Mode: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `required`
-        public static var required: Self { Self(rawValue: "required") }
-    }
-}
-
-/// Use this option to force the model to call a specific custom tool.
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceCustom`.
-public struct ToolChoiceCustom: Codable, Hashable, Sendable {
-    /// The name of the custom tool to call.
-    public var name: Swift.String
-
-    /// Creates a `ToolChoiceCustom`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the custom tool to call.
-    public init(
-        name: Swift.String
-    ) {
-        self.name = name
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("custom", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-    }
-}
-
-/// Use this option to force the model to call a specific function.
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceFunction`.
-public struct ToolChoiceFunction: Codable, Hashable, Sendable {
-    /// The name of the function to call.
-    public var name: Swift.String
-
-    /// Creates a `ToolChoiceFunction`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the function to call.
-    public init(
-        name: Swift.String
-    ) {
-        self.name = name
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-    }
-}
-
-/// Use this option to force the model to call a specific tool on a remote MCP server.
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceMCP`.
-public struct ToolChoiceMCP: Codable, Hashable, Sendable {
-    /// The label of the MCP server to use.
-    public var serverLabel: Swift.String
-    public var name: Swift.String?
-
-    /// Creates a `ToolChoiceMCP`.
-    ///
-    /// - Parameters:
-    ///   - serverLabel: The label of the MCP server to use.
-    ///   - name: The `name` member.
-    public init(
-        serverLabel: Swift.String,
-        name: Swift.String? = nil
-    ) {
-        self.serverLabel = serverLabel
-        self.name = name
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case serverLabel = "server_label"
-        case name
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp", forKey: .type)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp", forKey: .type)
-        try container.encode(self.serverLabel, forKey: .serverLabel)
-        try container.encodeIfPresent(self.name, forKey: .name)
-    }
-}
-
-/// Controls which (if any) tool is called by the model.
-///
-/// `none` means the model will not call any tool and instead generates a message.
-///
-/// `auto` means the model can pick between generating a message or calling one or
-/// more tools.
-///
-/// `required` means the model must call one or more tools.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceOptions`.
-public struct ToolChoiceOptions: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `none`
-    public static var none: Self { Self(rawValue: "none") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `required`
-    public static var required: Self { Self(rawValue: "required") }
-}
-
-/// How the model should select which tool (or tools) to use when generating
-/// a response. See the `tools` parameter to see how to specify which tools
-/// the model can call.
-///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceParam`.
-public enum ToolChoiceParam: Codable, Hashable, Sendable {
-    /// Controls which (if any) tool is called by the model.
-    case toolChoiceOptions(ToolChoiceOptions)
-    /// Constrains the tools available to the model to a pre-defined set.
-    case toolChoiceAllowed(ToolChoiceAllowed)
-    /// Indicates that the model should use a built-in tool to generate a response.
-    case toolChoiceTypes(ToolChoiceTypes)
-    /// Use this option to force the model to call a specific function.
-    case toolChoiceFunction(ToolChoiceFunction)
-    /// Use this option to force the model to call a specific tool on a remote MCP server.
-    case toolChoiceMCP(ToolChoiceMCP)
-    /// Use this option to force the model to call a specific custom tool.
-    case toolChoiceCustom(ToolChoiceCustom)
-    case specificProgrammaticToolCallingParam(SpecificProgrammaticToolCallingParam)
-    /// Forces the model to call the apply_patch tool when executing a tool call.
-    case specificApplyPatchParam(SpecificApplyPatchParam)
-    /// Forces the model to call the shell tool when a tool call is required.
-    case specificFunctionShellParam(SpecificFunctionShellParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        if let value = try? ToolChoiceOptions(from: decoder) {
-            self = .toolChoiceOptions(value)
-            return
-        }
-        if let value = try? ToolChoiceAllowed(from: decoder) {
-            self = .toolChoiceAllowed(value)
-            return
-        }
-        if let value = try? ToolChoiceTypes(from: decoder) {
-            self = .toolChoiceTypes(value)
-            return
-        }
-        if let value = try? ToolChoiceFunction(from: decoder) {
-            self = .toolChoiceFunction(value)
-            return
-        }
-        if let value = try? ToolChoiceMCP(from: decoder) {
-            self = .toolChoiceMCP(value)
-            return
-        }
-        if let value = try? ToolChoiceCustom(from: decoder) {
-            self = .toolChoiceCustom(value)
-            return
-        }
-        if let value = try? SpecificProgrammaticToolCallingParam(from: decoder) {
-            self = .specificProgrammaticToolCallingParam(value)
-            return
-        }
-        if let value = try? SpecificApplyPatchParam(from: decoder) {
-            self = .specificApplyPatchParam(value)
-            return
-        }
-        if let value = try? SpecificFunctionShellParam(from: decoder) {
-            self = .specificFunctionShellParam(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .toolChoiceOptions(let value): try value.encode(to: encoder)
-            case .toolChoiceAllowed(let value): try value.encode(to: encoder)
-            case .toolChoiceTypes(let value): try value.encode(to: encoder)
-            case .toolChoiceFunction(let value): try value.encode(to: encoder)
-            case .toolChoiceMCP(let value): try value.encode(to: encoder)
-            case .toolChoiceCustom(let value): try value.encode(to: encoder)
-            case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
-            case .specificApplyPatchParam(let value): try value.encode(to: encoder)
-            case .specificFunctionShellParam(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Indicates that the model should use a built-in tool to generate a response.
-/// [Learn more about built-in tools](/docs/guides/tools).
-///
-/// - Remark: Generated from `#/components/schemas/ToolChoiceTypes`.
-public struct ToolChoiceTypes: Codable, Hashable, Sendable {
-    /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](/docs/guides/tools).
-    ///
-    /// Allowed values are:
-    /// - `file_search`
-    /// - `web_search_preview`
-    /// - `computer`
-    /// - `computer_use_preview`
-    /// - `computer_use`
-    /// - `code_interpreter`
-    /// - `image_generation`
-    public var type: ToolChoiceTypes.TypeValue
-
-    /// Creates a `ToolChoiceTypes`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of hosted tool the model should to use. Learn more about
-    public init(
-        type: ToolChoiceTypes.TypeValue
-    ) {
-        self.type = type
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(ToolChoiceTypes.TypeValue.self, forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-    }
-
-    /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](/docs/guides/tools).
-    ///
-    /// Allowed values are:
-    /// - `file_search`
-    /// - `web_search_preview`
-    /// - `computer`
-    /// - `computer_use_preview`
-    /// - `computer_use`
-    /// - `code_interpreter`
-    /// - `image_generation`
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ToolChoiceTypes/properties/type`.
-    public struct TypeValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `file_search`
-        public static var fileSearch: Self { Self(rawValue: "file_search") }
-
-        /// `web_search_preview`
-        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
-
-        /// `computer`
-        public static var computer: Self { Self(rawValue: "computer") }
-
-        /// `computer_use_preview`
-        public static var computerUsePreview: Self { Self(rawValue: "computer_use_preview") }
-
-        /// `computer_use`
-        public static var computerUse: Self { Self(rawValue: "computer_use") }
-
-        /// `web_search_preview_2025_03_11`
-        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
-
-        /// `image_generation`
-        public static var imageGeneration: Self { Self(rawValue: "image_generation") }
-
-        /// `code_interpreter`
-        public static var codeInterpreter: Self { Self(rawValue: "code_interpreter") }
-    }
-}
-
-/// Represents an individual `user` within an organization.
-///
-/// - Remark: Generated from `#/components/schemas/User`.
-public struct User: Codable, Hashable, Sendable {
-    /// The identifier, which can be referenced in API endpoints
-    public var id: Swift.String
-    /// The name of the user
-    public var name: Swift.String?
-    /// The email address of the user
-    public var email: Swift.String?
-    /// `owner` or `reader`
-    public var role: Swift.String?
-    /// The Unix timestamp (in seconds) of when the user was added.
-    public var addedAt: Swift.Int
-    /// Whether this is the organization's default user.
-    public var isDefault: Swift.Bool?
-    /// The Unix timestamp (in seconds) of when the user was created.
-    public var created: Swift.Int?
-    /// Nested user details.
-    public var user: User.UserValue?
-    /// Whether the user is a service account.
-    public var isServiceAccount: Swift.Bool?
-    /// Whether the user is an authorized purchaser for Scale Tier.
-    public var isScaleTierAuthorizedPurchaser: Swift.Bool?
-    /// Whether the user is managed through SCIM.
-    public var isScimManaged: Swift.Bool?
-    /// The Unix timestamp (in seconds) of the user's last API key usage.
-    public var apiKeyLastUsedAt: Swift.Int?
-    /// The technical level metadata for the user.
-    public var technicalLevel: Swift.String?
-    /// The developer persona metadata for the user.
-    public var developerPersona: Swift.String?
-    /// Projects associated with the user, if included.
-    public var projects: User.Projects?
-
-    /// Creates a `User`.
-    ///
-    /// - Parameters:
-    ///   - id: The identifier, which can be referenced in API endpoints
-    ///   - name: The name of the user
-    ///   - email: The email address of the user
-    ///   - role: `owner` or `reader`
-    ///   - addedAt: The Unix timestamp (in seconds) of when the user was added.
-    ///   - isDefault: Whether this is the organization's default user.
-    ///   - created: The Unix timestamp (in seconds) of when the user was created.
-    ///   - user: Nested user details.
-    ///   - isServiceAccount: Whether the user is a service account.
-    ///   - isScaleTierAuthorizedPurchaser: Whether the user is an authorized purchaser for Scale Tier.
-    ///   - isScimManaged: Whether the user is managed through SCIM.
-    ///   - apiKeyLastUsedAt: The Unix timestamp (in seconds) of the user's last API key usage.
-    ///   - technicalLevel: The technical level metadata for the user.
-    ///   - developerPersona: The developer persona metadata for the user.
-    ///   - projects: Projects associated with the user, if included.
-    public init(
-        id: Swift.String,
-        name: Swift.String? = nil,
-        email: Swift.String? = nil,
-        role: Swift.String? = nil,
-        addedAt: Swift.Int,
-        isDefault: Swift.Bool? = nil,
-        created: Swift.Int? = nil,
-        user: User.UserValue? = nil,
-        isServiceAccount: Swift.Bool? = nil,
-        isScaleTierAuthorizedPurchaser: Swift.Bool? = nil,
-        isScimManaged: Swift.Bool? = nil,
-        apiKeyLastUsedAt: Swift.Int? = nil,
-        technicalLevel: Swift.String? = nil,
-        developerPersona: Swift.String? = nil,
-        projects: User.Projects? = nil
-    ) {
-        self.id = id
-        self.name = name
-        self.email = email
-        self.role = role
-        self.addedAt = addedAt
-        self.isDefault = isDefault
-        self.created = created
-        self.user = user
-        self.isServiceAccount = isServiceAccount
-        self.isScaleTierAuthorizedPurchaser = isScaleTierAuthorizedPurchaser
-        self.isScimManaged = isScimManaged
-        self.apiKeyLastUsedAt = apiKeyLastUsedAt
-        self.technicalLevel = technicalLevel
-        self.developerPersona = developerPersona
-        self.projects = projects
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case email
-        case role
-        case addedAt = "added_at"
-        case isDefault = "is_default"
-        case created
-        case user
-        case isServiceAccount = "is_service_account"
-        case isScaleTierAuthorizedPurchaser = "is_scale_tier_authorized_purchaser"
-        case isScimManaged = "is_scim_managed"
-        case apiKeyLastUsedAt = "api_key_last_used_at"
-        case technicalLevel = "technical_level"
-        case developerPersona = "developer_persona"
-        case projects
-        case object
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.user", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
-        self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
-        self.addedAt = try container.decode(Swift.Int.self, forKey: .addedAt)
-        self.isDefault = try container.decodeIfPresent(Swift.Bool.self, forKey: .isDefault)
-        self.created = try container.decodeIfPresent(Swift.Int.self, forKey: .created)
-        self.user = try container.decodeIfPresent(User.UserValue.self, forKey: .user)
-        self.isServiceAccount = try container.decodeIfPresent(Swift.Bool.self, forKey: .isServiceAccount)
-        self.isScaleTierAuthorizedPurchaser = try container.decodeIfPresent(Swift.Bool.self, forKey: .isScaleTierAuthorizedPurchaser)
-        self.isScimManaged = try container.decodeIfPresent(Swift.Bool.self, forKey: .isScimManaged)
-        self.apiKeyLastUsedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .apiKeyLastUsedAt)
-        self.technicalLevel = try container.decodeIfPresent(Swift.String.self, forKey: .technicalLevel)
-        self.developerPersona = try container.decodeIfPresent(Swift.String.self, forKey: .developerPersona)
-        self.projects = try container.decodeIfPresent(User.Projects.self, forKey: .projects)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("organization.user", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.email, forKey: .email)
-        try container.encodeIfPresent(self.role, forKey: .role)
-        try container.encode(self.addedAt, forKey: .addedAt)
-        try container.encodeIfPresent(self.isDefault, forKey: .isDefault)
-        try container.encodeIfPresent(self.created, forKey: .created)
-        try container.encodeIfPresent(self.user, forKey: .user)
-        try container.encodeIfPresent(self.isServiceAccount, forKey: .isServiceAccount)
-        try container.encodeIfPresent(self.isScaleTierAuthorizedPurchaser, forKey: .isScaleTierAuthorizedPurchaser)
-        try container.encodeIfPresent(self.isScimManaged, forKey: .isScimManaged)
-        try container.encodeIfPresent(self.apiKeyLastUsedAt, forKey: .apiKeyLastUsedAt)
-        try container.encodeIfPresent(self.technicalLevel, forKey: .technicalLevel)
-        try container.encodeIfPresent(self.developerPersona, forKey: .developerPersona)
-        try container.encodeIfPresent(self.projects, forKey: .projects)
-    }
-
-    /// Nested user details.
-    ///
-    /// - Remark: Generated from `#/components/schemas/User/properties/user`.
-    public struct UserValue: Codable, Hashable, Sendable {
-        public var id: Swift.String
-        public var email: Swift.String?
-        public var name: Swift.String?
-        public var picture: Swift.String?
-        public var enabled: Swift.Bool?
-        public var banned: Swift.Bool?
-        public var bannedAt: Swift.Int?
-
-        /// Creates a `UserValue`.
-        ///
-        /// - Parameters:
-        ///   - id: The `id` member.
-        ///   - email: The `email` member.
-        ///   - name: The `name` member.
-        ///   - picture: The `picture` member.
-        ///   - enabled: The `enabled` member.
-        ///   - banned: The `banned` member.
-        ///   - bannedAt: The `banned_at` member.
-        public init(
-            id: Swift.String,
-            email: Swift.String? = nil,
-            name: Swift.String? = nil,
-            picture: Swift.String? = nil,
-            enabled: Swift.Bool? = nil,
-            banned: Swift.Bool? = nil,
-            bannedAt: Swift.Int? = nil
-        ) {
-            self.id = id
-            self.email = email
-            self.name = name
-            self.picture = picture
-            self.enabled = enabled
-            self.banned = banned
-            self.bannedAt = bannedAt
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-            case email
-            case name
-            case picture
-            case enabled
-            case banned
-            case bannedAt = "banned_at"
-            case object
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("user", forKey: .object)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
-            self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.picture = try container.decodeIfPresent(Swift.String.self, forKey: .picture)
-            self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
-            self.banned = try container.decodeIfPresent(Swift.Bool.self, forKey: .banned)
-            self.bannedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .bannedAt)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("user", forKey: .object)
-            try container.encode(self.id, forKey: .id)
-            try container.encodeIfPresent(self.email, forKey: .email)
-            try container.encodeIfPresent(self.name, forKey: .name)
-            try container.encodeIfPresent(self.picture, forKey: .picture)
-            try container.encodeIfPresent(self.enabled, forKey: .enabled)
-            try container.encodeIfPresent(self.banned, forKey: .banned)
-            try container.encodeIfPresent(self.bannedAt, forKey: .bannedAt)
-        }
-    }
-
-    /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0`.
-    public struct Projects: Codable, Hashable, Sendable {
-        public var data: [User.Projects.DataItem]
-
-        /// Creates a `Projects`.
-        ///
-        /// - Parameters:
-        ///   - data: The `data` member.
-        public init(
-            data: [User.Projects.DataItem]
-        ) {
-            self.data = data
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case data
-            case object
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("list", forKey: .object)
-            self.data = try container.decodeIfPresent([User.Projects.DataItem].self, forKey: .data) ?? []
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("list", forKey: .object)
-            try container.encode(self.data, forKey: .data)
-        }
-
-        /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0/properties/data/items`.
-        public struct DataItem: Codable, Hashable, Sendable {
-            public var id: Swift.String?
-            public var name: Swift.String?
-            public var role: Swift.String?
-
-            /// Creates a `DataItem`.
-            ///
-            /// - Parameters:
-            ///   - id: The `id` member.
-            ///   - name: The `name` member.
-            ///   - role: The `role` member.
-            public init(
-                id: Swift.String? = nil,
-                name: Swift.String? = nil,
-                role: Swift.String? = nil
-            ) {
-                self.id = id
-                self.name = name
-                self.role = role
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case id
-                case name
-                case role
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-                self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.id, forKey: .id)
-                try container.encodeIfPresent(self.name, forKey: .name)
-                try container.encodeIfPresent(self.role, forKey: .role)
-            }
-        }
-    }
 }

@@ -3,6 +3,1056 @@
 
 import Foundation
 
+/// Not supported with latest reasoning models `o3` and `o4-mini`.
+///
+/// Up to 4 sequences where the API will stop generating further tokens. The
+/// returned text will not contain the stop sequence.
+///
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/StopConfiguration`.
+public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    case string(Swift.String)
+    case strings([Swift.String])
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = try? Swift.String(from: decoder) {
+            self = .string(value)
+            return
+        }
+        if let value = try? [Swift.String](from: decoder) {
+            self = .strings(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// An object specifying the format that the model must output.
+///
+/// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
+/// which ensures the model will match your supplied JSON schema. Learn more in the
+/// [Structured Outputs guide](/docs/guides/structured-outputs).
+///
+/// The default format is `{ "type": "text" }` with no additional options.
+///
+/// **Not recommended for gpt-4o and newer models:**
+///
+/// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
+/// ensures the message the model generates is valid JSON. Using `json_schema`
+/// is preferred for models that support it.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/TextResponseFormatConfiguration`.
+public enum TextResponseFormatConfiguration: Codable, Hashable, Sendable {
+    /// Default response format. Used to generate text responses. (type: `text`)
+    case text(ResponseFormatText)
+    /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
+    case jsonSchema(TextResponseFormatJSONSchema)
+    /// JSON object response format. An older method of generating JSON responses. (type: `json_object`)
+    case jsonObject(ResponseFormatJSONObject)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "text":
+                self = .text(try ResponseFormatText(from: decoder))
+            case "json_schema":
+                self = .jsonSchema(try TextResponseFormatJSONSchema(from: decoder))
+            case "json_object":
+                self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .text(let value): try value.encode(to: encoder)
+            case .jsonSchema(let value): try value.encode(to: encoder)
+            case .jsonObject(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// JSON Schema response format. Used to generate structured JSON responses.
+/// Learn more about [Structured Outputs](/docs/guides/structured-outputs).
+///
+/// - Remark: Generated from `#/components/schemas/TextResponseFormatJsonSchema`.
+public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable {
+    /// A description of what the response format is for, used by the model to
+    /// determine how to respond in the format.
+    public var description: Swift.String?
+    /// The name of the response format. Must be a-z, A-Z, 0-9, or contain
+    /// underscores and dashes, with a maximum length of 64.
+    public var name: Swift.String
+    /// The schema for the response format, described as a JSON Schema object.
+    /// Learn how to build JSON schemas [here](https://json-schema.org/).
+    public var schema: ResponseFormatJSONSchemaSchema
+    /// The `strict` member.
+    public var strict: Swift.Bool?
+
+    /// Creates a new `TextResponseFormatJSONSchema`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the response format. Must be a-z, A-Z, 0-9, or contain
+    ///   - schema: The schema for the response format, described as a JSON Schema object.
+    ///   - description: A description of what the response format is for, used by the model to
+    ///   - strict: The `strict` member.
+    public init(
+        name: Swift.String,
+        schema: ResponseFormatJSONSchemaSchema,
+        description: Swift.String? = nil,
+        strict: Swift.Bool? = nil
+    ) {
+        self.description = description
+        self.name = name
+        self.schema = schema
+        self.strict = strict
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case description
+        case name
+        case schema
+        case strict
+        case type
+    }
+
+    /// Decodes a `TextResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("json_schema", forKey: .type)
+        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.schema = try container.decode(ResponseFormatJSONSchemaSchema.self, forKey: .schema)
+        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("json_schema", forKey: .type)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.schema, forKey: .schema)
+        try container.encodeIfPresent(self.strict, forKey: .strict)
+    }
+}
+
+/// A tool that can be used to generate a response.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/Tool`.
+public enum Tool: Codable, Hashable, Sendable {
+    /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling). (type: `function`)
+    case function(FunctionTool)
+    /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search). (type: `file_search`)
+    case fileSearch(FileSearchTool)
+    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer`)
+    case computer(ComputerTool)
+    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer_use_preview`)
+    case computerUsePreview(ComputerUsePreviewTool)
+    /// Search the Internet for sources related to the prompt. Learn more about the (type: `web_search`, `web_search_2025_08_26`)
+    case webSearchTool(WebSearchTool)
+    /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
+    case mcp(MCPTool)
+    /// A tool that runs Python code to help generate a response to a prompt. (type: `code_interpreter`)
+    case codeInterpreter(CodeInterpreterTool)
+    /// type: `programmatic_tool_calling`
+    case programmaticToolCalling(ProgrammaticToolCallingParam)
+    /// A tool that generates images using the GPT image models. (type: `image_generation`)
+    case imageGeneration(ImageGenTool)
+    /// A tool that allows the model to execute shell commands in a local environment. (type: `local_shell`)
+    case localShell(LocalShellToolParam)
+    /// A tool that allows the model to execute shell commands. (type: `shell`)
+    case shell(FunctionShellToolParam)
+    /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
+    case custom(CustomToolParam)
+    /// Groups function/custom tools under a shared namespace. (type: `namespace`)
+    case namespace(NamespaceToolParam)
+    /// Hosted or BYOT tool search configuration for deferred tools. (type: `tool_search`)
+    case toolSearch(ToolSearchToolParam)
+    /// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search). (type: `web_search_preview`, `web_search_preview_2025_03_11`)
+    case webSearchPreviewTool(WebSearchPreviewTool)
+    /// Allows the assistant to create, delete, or update files using unified diffs. (type: `apply_patch`)
+    case applyPatch(ApplyPatchToolParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "function":
+                self = .function(try FunctionTool(from: decoder))
+            case "file_search":
+                self = .fileSearch(try FileSearchTool(from: decoder))
+            case "computer":
+                self = .computer(try ComputerTool(from: decoder))
+            case "computer_use_preview":
+                self = .computerUsePreview(try ComputerUsePreviewTool(from: decoder))
+            case "web_search", "web_search_2025_08_26":
+                self = .webSearchTool(try WebSearchTool(from: decoder))
+            case "mcp":
+                self = .mcp(try MCPTool(from: decoder))
+            case "code_interpreter":
+                self = .codeInterpreter(try CodeInterpreterTool(from: decoder))
+            case "programmatic_tool_calling":
+                self = .programmaticToolCalling(try ProgrammaticToolCallingParam(from: decoder))
+            case "image_generation":
+                self = .imageGeneration(try ImageGenTool(from: decoder))
+            case "local_shell":
+                self = .localShell(try LocalShellToolParam(from: decoder))
+            case "shell":
+                self = .shell(try FunctionShellToolParam(from: decoder))
+            case "custom":
+                self = .custom(try CustomToolParam(from: decoder))
+            case "namespace":
+                self = .namespace(try NamespaceToolParam(from: decoder))
+            case "tool_search":
+                self = .toolSearch(try ToolSearchToolParam(from: decoder))
+            case "web_search_preview", "web_search_preview_2025_03_11":
+                self = .webSearchPreviewTool(try WebSearchPreviewTool(from: decoder))
+            case "apply_patch":
+                self = .applyPatch(try ApplyPatchToolParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .function(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .computer(let value): try value.encode(to: encoder)
+            case .computerUsePreview(let value): try value.encode(to: encoder)
+            case .webSearchTool(let value): try value.encode(to: encoder)
+            case .mcp(let value): try value.encode(to: encoder)
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .programmaticToolCalling(let value): try value.encode(to: encoder)
+            case .imageGeneration(let value): try value.encode(to: encoder)
+            case .localShell(let value): try value.encode(to: encoder)
+            case .shell(let value): try value.encode(to: encoder)
+            case .custom(let value): try value.encode(to: encoder)
+            case .namespace(let value): try value.encode(to: encoder)
+            case .toolSearch(let value): try value.encode(to: encoder)
+            case .webSearchPreviewTool(let value): try value.encode(to: encoder)
+            case .applyPatch(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Constrains the tools available to the model to a pre-defined set.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed`.
+public struct ToolChoiceAllowed: Codable, Hashable, Sendable {
+    /// Constrains the tools available to the model to a pre-defined set.
+    ///
+    /// `auto` allows the model to pick from among the allowed tools and generate a
+    /// message.
+    ///
+    /// `required` requires the model to call one or more of the allowed tools.
+    public var mode: ToolChoiceAllowed.Mode
+    /// A list of tool definitions that the model should be allowed to call.
+    ///
+    /// For the Responses API, the list of tool definitions might look like:
+    /// ```json
+    /// [
+    ///   { "type": "function", "name": "get_weather" },
+    ///   { "type": "mcp", "server_label": "deepwiki" },
+    ///   { "type": "image_generation" }
+    /// ]
+    /// ```
+    public var tools: [[Swift.String: JSONValue]]
+
+    /// Creates a new `ToolChoiceAllowed`.
+    ///
+    /// - Parameters:
+    ///   - mode: Constrains the tools available to the model to a pre-defined set.
+    ///   - tools: A list of tool definitions that the model should be allowed to call.
+    public init(
+        mode: ToolChoiceAllowed.Mode,
+        tools: [[Swift.String: JSONValue]]
+    ) {
+        self.mode = mode
+        self.tools = tools
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case mode
+        case tools
+        case type
+    }
+
+    /// Decodes a `ToolChoiceAllowed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("allowed_tools", forKey: .type)
+        self.mode = try container.decode(ToolChoiceAllowed.Mode.self, forKey: .mode)
+        self.tools = try container.decodeIfPresent([[Swift.String: JSONValue]].self, forKey: .tools) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("allowed_tools", forKey: .type)
+        try container.encode(self.mode, forKey: .mode)
+        try container.encode(self.tools, forKey: .tools)
+    }
+
+    /// Constrains the tools available to the model to a pre-defined set.
+    ///
+    /// `auto` allows the model to pick from among the allowed tools and generate a
+    /// message.
+    ///
+    /// `required` requires the model to call one or more of the allowed tools.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed/properties/mode`.
+    public struct Mode: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+
+        /// `required`
+        public static var required: Self { Self(rawValue: "required") }
+    }
+}
+
+/// Use this option to force the model to call a specific custom tool.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceCustom`.
+public struct ToolChoiceCustom: Codable, Hashable, Sendable {
+    /// The name of the custom tool to call.
+    public var name: Swift.String
+
+    /// Creates a new `ToolChoiceCustom`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the custom tool to call.
+    public init(name: Swift.String) {
+        self.name = name
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case type
+    }
+
+    /// Decodes a `ToolChoiceCustom` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("custom", forKey: .type)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("custom", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+    }
+}
+
+/// Use this option to force the model to call a specific function.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceFunction`.
+public struct ToolChoiceFunction: Codable, Hashable, Sendable {
+    /// The name of the function to call.
+    public var name: Swift.String
+
+    /// Creates a new `ToolChoiceFunction`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the function to call.
+    public init(name: Swift.String) {
+        self.name = name
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case type
+    }
+
+    /// Decodes a `ToolChoiceFunction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("function", forKey: .type)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+    }
+}
+
+/// Use this option to force the model to call a specific tool on a remote MCP server.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceMCP`.
+public struct ToolChoiceMCP: Codable, Hashable, Sendable {
+    /// The label of the MCP server to use.
+    public var serverLabel: Swift.String
+    /// The `name` member.
+    public var name: Swift.String?
+
+    /// Creates a new `ToolChoiceMCP`.
+    ///
+    /// - Parameters:
+    ///   - serverLabel: The label of the MCP server to use.
+    ///   - name: The `name` member.
+    public init(
+        serverLabel: Swift.String,
+        name: Swift.String? = nil
+    ) {
+        self.serverLabel = serverLabel
+        self.name = name
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case serverLabel = "server_label"
+        case name
+        case type
+    }
+
+    /// Decodes a `ToolChoiceMCP` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp", forKey: .type)
+        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
+        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp", forKey: .type)
+        try container.encode(self.serverLabel, forKey: .serverLabel)
+        try container.encodeIfPresent(self.name, forKey: .name)
+    }
+}
+
+/// Controls which (if any) tool is called by the model.
+///
+/// `none` means the model will not call any tool and instead generates a message.
+///
+/// `auto` means the model can pick between generating a message or calling one or
+/// more tools.
+///
+/// `required` means the model must call one or more tools.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceOptions`.
+public struct ToolChoiceOptions: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `none`
+    public static var none: Self { Self(rawValue: "none") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `required`
+    public static var required: Self { Self(rawValue: "required") }
+}
+
+/// How the model should select which tool (or tools) to use when generating
+/// a response. See the `tools` parameter to see how to specify which tools
+/// the model can call.
+///
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceParam`.
+public enum ToolChoiceParam: Codable, Hashable, Sendable {
+    /// Controls which (if any) tool is called by the model.
+    case toolChoiceOptions(ToolChoiceOptions)
+    /// Constrains the tools available to the model to a pre-defined set.
+    case toolChoiceAllowed(ToolChoiceAllowed)
+    /// Indicates that the model should use a built-in tool to generate a response.
+    case toolChoiceTypes(ToolChoiceTypes)
+    /// Use this option to force the model to call a specific function.
+    case toolChoiceFunction(ToolChoiceFunction)
+    /// Use this option to force the model to call a specific tool on a remote MCP server.
+    case toolChoiceMCP(ToolChoiceMCP)
+    /// Use this option to force the model to call a specific custom tool.
+    case toolChoiceCustom(ToolChoiceCustom)
+    case specificProgrammaticToolCallingParam(SpecificProgrammaticToolCallingParam)
+    /// Forces the model to call the apply_patch tool when executing a tool call.
+    case specificApplyPatchParam(SpecificApplyPatchParam)
+    /// Forces the model to call the shell tool when a tool call is required.
+    case specificFunctionShellParam(SpecificFunctionShellParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = try? ToolChoiceOptions(from: decoder) {
+            self = .toolChoiceOptions(value)
+            return
+        }
+        if let value = try? ToolChoiceAllowed(from: decoder) {
+            self = .toolChoiceAllowed(value)
+            return
+        }
+        if let value = try? ToolChoiceTypes(from: decoder) {
+            self = .toolChoiceTypes(value)
+            return
+        }
+        if let value = try? ToolChoiceFunction(from: decoder) {
+            self = .toolChoiceFunction(value)
+            return
+        }
+        if let value = try? ToolChoiceMCP(from: decoder) {
+            self = .toolChoiceMCP(value)
+            return
+        }
+        if let value = try? ToolChoiceCustom(from: decoder) {
+            self = .toolChoiceCustom(value)
+            return
+        }
+        if let value = try? SpecificProgrammaticToolCallingParam(from: decoder) {
+            self = .specificProgrammaticToolCallingParam(value)
+            return
+        }
+        if let value = try? SpecificApplyPatchParam(from: decoder) {
+            self = .specificApplyPatchParam(value)
+            return
+        }
+        if let value = try? SpecificFunctionShellParam(from: decoder) {
+            self = .specificFunctionShellParam(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .toolChoiceOptions(let value): try value.encode(to: encoder)
+            case .toolChoiceAllowed(let value): try value.encode(to: encoder)
+            case .toolChoiceTypes(let value): try value.encode(to: encoder)
+            case .toolChoiceFunction(let value): try value.encode(to: encoder)
+            case .toolChoiceMCP(let value): try value.encode(to: encoder)
+            case .toolChoiceCustom(let value): try value.encode(to: encoder)
+            case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
+            case .specificApplyPatchParam(let value): try value.encode(to: encoder)
+            case .specificFunctionShellParam(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Indicates that the model should use a built-in tool to generate a response.
+/// [Learn more about built-in tools](/docs/guides/tools).
+///
+/// - Remark: Generated from `#/components/schemas/ToolChoiceTypes`.
+public struct ToolChoiceTypes: Codable, Hashable, Sendable {
+    /// The type of hosted tool the model should to use. Learn more about
+    /// [built-in tools](/docs/guides/tools).
+    ///
+    /// Allowed values are:
+    /// - `file_search`
+    /// - `web_search_preview`
+    /// - `computer`
+    /// - `computer_use_preview`
+    /// - `computer_use`
+    /// - `code_interpreter`
+    /// - `image_generation`
+    public var type: ToolChoiceTypes.TypeValue
+
+    /// Creates a new `ToolChoiceTypes`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of hosted tool the model should to use. Learn more about
+    public init(type: ToolChoiceTypes.TypeValue) {
+        self.type = type
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `ToolChoiceTypes` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.type = try container.decode(ToolChoiceTypes.TypeValue.self, forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+    }
+
+    /// The type of hosted tool the model should to use. Learn more about
+    /// [built-in tools](/docs/guides/tools).
+    ///
+    /// Allowed values are:
+    /// - `file_search`
+    /// - `web_search_preview`
+    /// - `computer`
+    /// - `computer_use_preview`
+    /// - `computer_use`
+    /// - `code_interpreter`
+    /// - `image_generation`
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ToolChoiceTypes/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `file_search`
+        public static var fileSearch: Self { Self(rawValue: "file_search") }
+
+        /// `web_search_preview`
+        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
+
+        /// `computer`
+        public static var computer: Self { Self(rawValue: "computer") }
+
+        /// `computer_use_preview`
+        public static var computerUsePreview: Self { Self(rawValue: "computer_use_preview") }
+
+        /// `computer_use`
+        public static var computerUse: Self { Self(rawValue: "computer_use") }
+
+        /// `web_search_preview_2025_03_11`
+        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
+
+        /// `image_generation`
+        public static var imageGeneration: Self { Self(rawValue: "image_generation") }
+
+        /// `code_interpreter`
+        public static var codeInterpreter: Self { Self(rawValue: "code_interpreter") }
+    }
+}
+
+/// Represents an individual `user` within an organization.
+///
+/// - Remark: Generated from `#/components/schemas/User`.
+public struct User: Codable, Hashable, Sendable {
+    /// The identifier, which can be referenced in API endpoints
+    public var id: Swift.String
+    /// The name of the user
+    public var name: Swift.String?
+    /// The email address of the user
+    public var email: Swift.String?
+    /// `owner` or `reader`
+    public var role: Swift.String?
+    /// The Unix timestamp (in seconds) of when the user was added.
+    public var addedAt: Swift.Int
+    /// Whether this is the organization's default user.
+    public var isDefault: Swift.Bool?
+    /// The Unix timestamp (in seconds) of when the user was created.
+    public var created: Swift.Int?
+    /// Nested user details.
+    public var user: User.UserValue?
+    /// Whether the user is a service account.
+    public var isServiceAccount: Swift.Bool?
+    /// Whether the user is an authorized purchaser for Scale Tier.
+    public var isScaleTierAuthorizedPurchaser: Swift.Bool?
+    /// Whether the user is managed through SCIM.
+    public var isScimManaged: Swift.Bool?
+    /// The Unix timestamp (in seconds) of the user's last API key usage.
+    public var apiKeyLastUsedAt: Swift.Int?
+    /// The technical level metadata for the user.
+    public var technicalLevel: Swift.String?
+    /// The developer persona metadata for the user.
+    public var developerPersona: Swift.String?
+    /// Projects associated with the user, if included.
+    public var projects: User.Projects?
+
+    /// Creates a new `User`.
+    ///
+    /// - Parameters:
+    ///   - id: The identifier, which can be referenced in API endpoints
+    ///   - addedAt: The Unix timestamp (in seconds) of when the user was added.
+    ///   - name: The name of the user
+    ///   - email: The email address of the user
+    ///   - role: `owner` or `reader`
+    ///   - isDefault: Whether this is the organization's default user.
+    ///   - created: The Unix timestamp (in seconds) of when the user was created.
+    ///   - user: Nested user details.
+    ///   - isServiceAccount: Whether the user is a service account.
+    ///   - isScaleTierAuthorizedPurchaser: Whether the user is an authorized purchaser for Scale Tier.
+    ///   - isScimManaged: Whether the user is managed through SCIM.
+    ///   - apiKeyLastUsedAt: The Unix timestamp (in seconds) of the user's last API key usage.
+    ///   - technicalLevel: The technical level metadata for the user.
+    ///   - developerPersona: The developer persona metadata for the user.
+    ///   - projects: Projects associated with the user, if included.
+    public init(
+        id: Swift.String,
+        addedAt: Swift.Int,
+        name: Swift.String? = nil,
+        email: Swift.String? = nil,
+        role: Swift.String? = nil,
+        isDefault: Swift.Bool? = nil,
+        created: Swift.Int? = nil,
+        user: User.UserValue? = nil,
+        isServiceAccount: Swift.Bool? = nil,
+        isScaleTierAuthorizedPurchaser: Swift.Bool? = nil,
+        isScimManaged: Swift.Bool? = nil,
+        apiKeyLastUsedAt: Swift.Int? = nil,
+        technicalLevel: Swift.String? = nil,
+        developerPersona: Swift.String? = nil,
+        projects: User.Projects? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.email = email
+        self.role = role
+        self.addedAt = addedAt
+        self.isDefault = isDefault
+        self.created = created
+        self.user = user
+        self.isServiceAccount = isServiceAccount
+        self.isScaleTierAuthorizedPurchaser = isScaleTierAuthorizedPurchaser
+        self.isScimManaged = isScimManaged
+        self.apiKeyLastUsedAt = apiKeyLastUsedAt
+        self.technicalLevel = technicalLevel
+        self.developerPersona = developerPersona
+        self.projects = projects
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case name
+        case email
+        case role
+        case addedAt = "added_at"
+        case isDefault = "is_default"
+        case created
+        case user
+        case isServiceAccount = "is_service_account"
+        case isScaleTierAuthorizedPurchaser = "is_scale_tier_authorized_purchaser"
+        case isScimManaged = "is_scim_managed"
+        case apiKeyLastUsedAt = "api_key_last_used_at"
+        case technicalLevel = "technical_level"
+        case developerPersona = "developer_persona"
+        case projects
+        case object
+    }
+
+    /// Decodes a `User` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("organization.user", forKey: .object)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
+        self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+        self.addedAt = try container.decode(Swift.Int.self, forKey: .addedAt)
+        self.isDefault = try container.decodeIfPresent(Swift.Bool.self, forKey: .isDefault)
+        self.created = try container.decodeIfPresent(Swift.Int.self, forKey: .created)
+        self.user = try container.decodeIfPresent(User.UserValue.self, forKey: .user)
+        self.isServiceAccount = try container.decodeIfPresent(Swift.Bool.self, forKey: .isServiceAccount)
+        self.isScaleTierAuthorizedPurchaser = try container.decodeIfPresent(Swift.Bool.self, forKey: .isScaleTierAuthorizedPurchaser)
+        self.isScimManaged = try container.decodeIfPresent(Swift.Bool.self, forKey: .isScimManaged)
+        self.apiKeyLastUsedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .apiKeyLastUsedAt)
+        self.technicalLevel = try container.decodeIfPresent(Swift.String.self, forKey: .technicalLevel)
+        self.developerPersona = try container.decodeIfPresent(Swift.String.self, forKey: .developerPersona)
+        self.projects = try container.decodeIfPresent(User.Projects.self, forKey: .projects)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("organization.user", forKey: .object)
+        try container.encode(self.id, forKey: .id)
+        try container.encodeIfPresent(self.name, forKey: .name)
+        try container.encodeIfPresent(self.email, forKey: .email)
+        try container.encodeIfPresent(self.role, forKey: .role)
+        try container.encode(self.addedAt, forKey: .addedAt)
+        try container.encodeIfPresent(self.isDefault, forKey: .isDefault)
+        try container.encodeIfPresent(self.created, forKey: .created)
+        try container.encodeIfPresent(self.user, forKey: .user)
+        try container.encodeIfPresent(self.isServiceAccount, forKey: .isServiceAccount)
+        try container.encodeIfPresent(self.isScaleTierAuthorizedPurchaser, forKey: .isScaleTierAuthorizedPurchaser)
+        try container.encodeIfPresent(self.isScimManaged, forKey: .isScimManaged)
+        try container.encodeIfPresent(self.apiKeyLastUsedAt, forKey: .apiKeyLastUsedAt)
+        try container.encodeIfPresent(self.technicalLevel, forKey: .technicalLevel)
+        try container.encodeIfPresent(self.developerPersona, forKey: .developerPersona)
+        try container.encodeIfPresent(self.projects, forKey: .projects)
+    }
+
+    /// Nested user details.
+    ///
+    /// - Remark: Generated from `#/components/schemas/User/properties/user`.
+    public struct UserValue: Codable, Hashable, Sendable {
+        /// The `id` member.
+        public var id: Swift.String
+        /// The `email` member.
+        public var email: Swift.String?
+        /// The `name` member.
+        public var name: Swift.String?
+        /// The `picture` member.
+        public var picture: Swift.String?
+        /// The `enabled` member.
+        public var enabled: Swift.Bool?
+        /// The `banned` member.
+        public var banned: Swift.Bool?
+        /// The `banned_at` member.
+        public var bannedAt: Swift.Int?
+
+        /// Creates a new `UserValue`.
+        ///
+        /// - Parameters:
+        ///   - id: The `id` member.
+        ///   - email: The `email` member.
+        ///   - name: The `name` member.
+        ///   - picture: The `picture` member.
+        ///   - enabled: The `enabled` member.
+        ///   - banned: The `banned` member.
+        ///   - bannedAt: The `banned_at` member.
+        public init(
+            id: Swift.String,
+            email: Swift.String? = nil,
+            name: Swift.String? = nil,
+            picture: Swift.String? = nil,
+            enabled: Swift.Bool? = nil,
+            banned: Swift.Bool? = nil,
+            bannedAt: Swift.Int? = nil
+        ) {
+            self.id = id
+            self.email = email
+            self.name = name
+            self.picture = picture
+            self.enabled = enabled
+            self.banned = banned
+            self.bannedAt = bannedAt
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case id
+            case email
+            case name
+            case picture
+            case enabled
+            case banned
+            case bannedAt = "banned_at"
+            case object
+        }
+
+        /// Decodes a `UserValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstant("user", forKey: .object)
+            self.id = try container.decode(Swift.String.self, forKey: .id)
+            self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
+            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+            self.picture = try container.decodeIfPresent(Swift.String.self, forKey: .picture)
+            self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
+            self.banned = try container.decodeIfPresent(Swift.Bool.self, forKey: .banned)
+            self.bannedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .bannedAt)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("user", forKey: .object)
+            try container.encode(self.id, forKey: .id)
+            try container.encodeIfPresent(self.email, forKey: .email)
+            try container.encodeIfPresent(self.name, forKey: .name)
+            try container.encodeIfPresent(self.picture, forKey: .picture)
+            try container.encodeIfPresent(self.enabled, forKey: .enabled)
+            try container.encodeIfPresent(self.banned, forKey: .banned)
+            try container.encodeIfPresent(self.bannedAt, forKey: .bannedAt)
+        }
+    }
+
+    /// The `0` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0`.
+    public struct Projects: Codable, Hashable, Sendable {
+        /// The `data` member.
+        public var data: [User.Projects.DataItem]
+
+        /// Creates a new `Projects`.
+        ///
+        /// - Parameters:
+        ///   - data: The `data` member.
+        public init(data: [User.Projects.DataItem]) {
+            self.data = data
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case data
+            case object
+        }
+
+        /// Decodes a `Projects` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            try container.decodeConstant("list", forKey: .object)
+            self.data = try container.decodeIfPresent([User.Projects.DataItem].self, forKey: .data) ?? []
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode("list", forKey: .object)
+            try container.encode(self.data, forKey: .data)
+        }
+
+        /// The `items` schema.
+        ///
+        /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0/properties/data/items`.
+        public struct DataItem: Codable, Hashable, Sendable {
+            /// The `id` member.
+            public var id: Swift.String?
+            /// The `name` member.
+            public var name: Swift.String?
+            /// The `role` member.
+            public var role: Swift.String?
+
+            /// Creates a new `DataItem`.
+            ///
+            /// - Parameters:
+            ///   - id: The `id` member.
+            ///   - name: The `name` member.
+            ///   - role: The `role` member.
+            public init(
+                id: Swift.String? = nil,
+                name: Swift.String? = nil,
+                role: Swift.String? = nil
+            ) {
+                self.id = id
+                self.name = name
+                self.role = role
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case id
+                case name
+                case role
+            }
+
+            /// Decodes a `DataItem` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+                self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.id, forKey: .id)
+                try container.encodeIfPresent(self.name, forKey: .name)
+                try container.encodeIfPresent(self.role, forKey: .role)
+            }
+        }
+    }
+}
+
 /// Role assignment linking a user to a role.
 ///
 /// - Remark: Generated from `#/components/schemas/UserRoleAssignment`.
@@ -12,7 +1062,7 @@ public struct UserRoleAssignment: Codable, Hashable, Sendable {
     /// Details about a role that can be assigned through the public Roles API.
     public var role: Role
 
-    /// Creates a `UserRoleAssignment`.
+    /// Creates a new `UserRoleAssignment`.
     ///
     /// - Parameters:
     ///   - user: Represents an individual `user` within an organization.
@@ -31,6 +1081,10 @@ public struct UserRoleAssignment: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UserRoleAssignment` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("user.role", forKey: .object)
@@ -38,6 +1092,9 @@ public struct UserRoleAssignment: Codable, Hashable, Sendable {
         self.role = try container.decode(Role.self, forKey: .role)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("user.role", forKey: .object)
@@ -46,9 +1103,13 @@ public struct UserRoleAssignment: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VectorStoreFileAttributes` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes`.
 public typealias VectorStoreFileAttributes = [Swift.String: VectorStoreFileAttributesValue]
 
+/// The `additionalProperties` schema.
+///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes/anyOf/0/additionalProperties`.
@@ -62,6 +1123,9 @@ public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable, Express
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
@@ -78,6 +1142,9 @@ public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable, Express
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -97,8 +1164,10 @@ public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable, Express
 ///
 /// - Remark: Generated from `#/components/schemas/Verbosity/anyOf/0`.
 public struct Verbosity: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `low`
@@ -123,6 +1192,9 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? VoiceIDsShared(from: decoder) {
             self = .voiceIDsShared(value)
@@ -135,6 +1207,9 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .voiceIDsShared(let value): try value.encode(to: encoder)
@@ -150,13 +1225,11 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
         /// The custom voice ID, e.g. `voice_1234`.
         public var id: Swift.String
 
-        /// Creates a `Object`.
+        /// Creates a new `Object`.
         ///
         /// - Parameters:
         ///   - id: The custom voice ID, e.g. `voice_1234`.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -164,11 +1237,18 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `Object` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -176,12 +1256,16 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VoiceIdsShared` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceIdsShared`.
 public struct VoiceIDsShared: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `alloy`
@@ -224,7 +1308,7 @@ public struct WebSearchActionFind: Codable, Hashable, Sendable {
     /// The pattern or text to search for within the page.
     public var pattern: Swift.String
 
-    /// Creates a `WebSearchActionFind`.
+    /// Creates a new `WebSearchActionFind`.
     ///
     /// - Parameters:
     ///   - url: The URL of the page searched for the pattern.
@@ -243,6 +1327,10 @@ public struct WebSearchActionFind: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebSearchActionFind` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("find_in_page", forKey: .type)
@@ -250,6 +1338,9 @@ public struct WebSearchActionFind: Codable, Hashable, Sendable {
         self.pattern = try container.decode(Swift.String.self, forKey: .pattern)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("find_in_page", forKey: .type)
@@ -265,13 +1356,11 @@ public struct WebSearchActionOpenPage: Codable, Hashable, Sendable {
     /// The URL opened by the model.
     public var url: Swift.String?
 
-    /// Creates a `WebSearchActionOpenPage`.
+    /// Creates a new `WebSearchActionOpenPage`.
     ///
     /// - Parameters:
     ///   - url: The URL opened by the model.
-    public init(
-        url: Swift.String? = nil
-    ) {
+    public init(url: Swift.String? = nil) {
         self.url = url
     }
 
@@ -280,12 +1369,19 @@ public struct WebSearchActionOpenPage: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebSearchActionOpenPage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("open_page", forKey: .type)
         self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("open_page", forKey: .type)
@@ -309,7 +1405,7 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
     /// The sources used in the search.
     public var sources: [WebSearchActionSearch.Source]?
 
-    /// Creates a `WebSearchActionSearch`.
+    /// Creates a new `WebSearchActionSearch`.
     ///
     /// - Parameters:
     ///   - query: The search query.
@@ -332,6 +1428,10 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebSearchActionSearch` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("search", forKey: .type)
@@ -340,6 +1440,9 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
         self.sources = try container.decodeIfPresent([WebSearchActionSearch.Source].self, forKey: .sources)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("search", forKey: .type)
@@ -357,7 +1460,7 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
         /// The URL of the source.
         public var url: Swift.String?
 
-        /// Creates a `Source`.
+        /// Creates a new `Source`.
         ///
         /// - Parameters:
         ///   - type: The type of source. Always `url`.
@@ -375,12 +1478,19 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
             case url
         }
 
+        /// Decodes a `Source` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decode(WebSearchActionSearch.Source.TypeValue.self, forKey: .type)
             self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.type, forKey: .type)
@@ -393,8 +1503,10 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/WebSearchActionSearch/properties/sources/items/properties/type`.
         public struct TypeValue: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `url`
@@ -410,12 +1522,16 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchApproximateLocation/anyOf/0`.
 public struct WebSearchApproximateLocation: Codable, Hashable, Sendable {
+    /// The `country` member.
     public var country: Swift.String?
+    /// The `region` member.
     public var region: Swift.String?
+    /// The `city` member.
     public var city: Swift.String?
+    /// The `timezone` member.
     public var timezone: Swift.String?
 
-    /// Creates a `WebSearchApproximateLocation`.
+    /// Creates a new `WebSearchApproximateLocation`.
     ///
     /// - Parameters:
     ///   - country: The `country` member.
@@ -442,6 +1558,10 @@ public struct WebSearchApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebSearchApproximateLocation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("approximate", forKey: .type)
@@ -451,6 +1571,9 @@ public struct WebSearchApproximateLocation: Codable, Hashable, Sendable {
         self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("approximate", forKey: .type)
@@ -470,12 +1593,14 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
     public var type: WebSearchTool.TypeValue
     /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
     public var externalWebAccess: Swift.Bool?
+    /// The `filters` member.
     public var filters: WebSearchTool.FiltersValue?
+    /// The `user_location` member.
     public var userLocation: WebSearchApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: WebSearchTool.SearchContextSizeValue?
 
-    /// Creates a `WebSearchTool`.
+    /// Creates a new `WebSearchTool`.
     ///
     /// - Parameters:
     ///   - type: The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
@@ -505,6 +1630,10 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
         case searchContextSize = "search_context_size"
     }
 
+    /// Decodes a `WebSearchTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(WebSearchTool.TypeValue.self, forKey: .type)
@@ -514,6 +1643,9 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
         self.searchContextSize = try container.decodeIfPresent(WebSearchTool.SearchContextSizeValue.self, forKey: .searchContextSize)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -529,8 +1661,10 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `web_search`
@@ -544,15 +1678,14 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/filters/anyOf/0`.
     public struct FiltersValue: Codable, Hashable, Sendable {
+        /// The `allowed_domains` member.
         public var allowedDomains: [Swift.String]?
 
-        /// Creates a `FiltersValue`.
+        /// Creates a new `FiltersValue`.
         ///
         /// - Parameters:
         ///   - allowedDomains: The `allowed_domains` member.
-        public init(
-            allowedDomains: [Swift.String]? = nil
-        ) {
+        public init(allowedDomains: [Swift.String]? = nil) {
             self.allowedDomains = allowedDomains
         }
 
@@ -560,11 +1693,18 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
             case allowedDomains = "allowed_domains"
         }
 
+        /// Decodes a `FiltersValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.allowedDomains, forKey: .allowedDomains)
@@ -577,8 +1717,10 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/search_context_size`.
     public struct SearchContextSizeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`
@@ -605,7 +1747,7 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
     /// Includes details on how the model used the web (search, open_page, find_in_page).
     public var action: WebSearchToolCall.Action
 
-    /// Creates a `WebSearchToolCall`.
+    /// Creates a new `WebSearchToolCall`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the web search tool call.
@@ -628,6 +1770,10 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebSearchToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("web_search_call", forKey: .type)
@@ -636,6 +1782,9 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
         self.action = try container.decode(WebSearchToolCall.Action.self, forKey: .action)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("web_search_call", forKey: .type)
@@ -650,8 +1799,10 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchToolCall/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -683,6 +1834,9 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "search":
@@ -696,6 +1850,9 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .search(let value): try value.encode(to: encoder)
@@ -707,12 +1864,16 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ModerationInputType` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationInputType`.
 public struct ModerationInputType: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `text`
@@ -737,7 +1898,7 @@ public struct ModerationResultBody: Codable, Hashable, Sendable {
     /// Which modalities of input are reflected by the score for each category.
     public var categoryAppliedInputTypes: [Swift.String: [ModerationInputType]]
 
-    /// Creates a `ModerationResultBody`.
+    /// Creates a new `ModerationResultBody`.
     ///
     /// - Parameters:
     ///   - model: The moderation model that produced this result.
@@ -768,6 +1929,10 @@ public struct ModerationResultBody: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ModerationResultBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("moderation_result", forKey: .type)
@@ -778,6 +1943,9 @@ public struct ModerationResultBody: Codable, Hashable, Sendable {
         self.categoryAppliedInputTypes = try container.decodeIfPresent([Swift.String: [ModerationInputType]].self, forKey: .categoryAppliedInputTypes) ?? [:]
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("moderation_result", forKey: .type)
@@ -789,24 +1957,32 @@ public struct ModerationResultBody: Codable, Hashable, Sendable {
     }
 }
 
+/// The `PromptCacheTTLEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheTTLEnum`.
 public struct PromptCacheTtlEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `30m`
     public static var _30m: Self { Self(rawValue: "30m") }
 }
 
+/// The `PromptCacheModeEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheModeEnum`.
 public struct PromptCacheModeEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `implicit`
@@ -823,13 +1999,11 @@ public struct PromptCacheOptionsParam: Codable, Hashable, Sendable {
     /// Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
     public var mode: PromptCacheModeEnum?
 
-    /// Creates a `PromptCacheOptionsParam`.
+    /// Creates a new `PromptCacheOptionsParam`.
     ///
     /// - Parameters:
     ///   - mode: Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
-    public init(
-        mode: PromptCacheModeEnum? = nil
-    ) {
+    public init(mode: PromptCacheModeEnum? = nil) {
         self.mode = mode
     }
 
@@ -838,12 +2012,19 @@ public struct PromptCacheOptionsParam: Codable, Hashable, Sendable {
         case ttl
     }
 
+    /// Decodes a `PromptCacheOptionsParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("30m", forKey: .ttl)
         self.mode = try container.decodeIfPresent(PromptCacheModeEnum.self, forKey: .mode)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("30m", forKey: .ttl)
@@ -855,7 +2036,7 @@ public struct PromptCacheOptionsParam: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointParam`.
 public struct PromptCacheBreakpointParam: Codable, Hashable, Sendable {
-    /// Creates a `PromptCacheBreakpointParam`.
+    /// Creates a new `PromptCacheBreakpointParam`.
     public init() {
     }
 
@@ -863,23 +2044,34 @@ public struct PromptCacheBreakpointParam: Codable, Hashable, Sendable {
         case mode
     }
 
+    /// Decodes a `PromptCacheBreakpointParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("explicit", forKey: .mode)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("explicit", forKey: .mode)
     }
 }
 
+/// The `ModerationMode` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationMode`.
 public struct ModerationMode: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `score`
@@ -893,15 +2085,14 @@ public struct ModerationMode: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationConfigParam`.
 public struct ModerationConfigParam: Codable, Hashable, Sendable {
+    /// The `mode` member.
     public var mode: ModerationMode
 
-    /// Creates a `ModerationConfigParam`.
+    /// Creates a new `ModerationConfigParam`.
     ///
     /// - Parameters:
     ///   - mode: The `mode` member.
-    public init(
-        mode: ModerationMode
-    ) {
+    public init(mode: ModerationMode) {
         self.mode = mode
     }
 
@@ -909,11 +2100,18 @@ public struct ModerationConfigParam: Codable, Hashable, Sendable {
         case mode
     }
 
+    /// Decodes a `ModerationConfigParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.mode = try container.decode(ModerationMode.self, forKey: .mode)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.mode, forKey: .mode)
@@ -924,10 +2122,12 @@ public struct ModerationConfigParam: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationPolicyParam`.
 public struct ModerationPolicyParam: Codable, Hashable, Sendable {
+    /// The `input` member.
     public var input: ModerationConfigParam?
+    /// The `output` member.
     public var output: ModerationConfigParam?
 
-    /// Creates a `ModerationPolicyParam`.
+    /// Creates a new `ModerationPolicyParam`.
     ///
     /// - Parameters:
     ///   - input: The `input` member.
@@ -945,12 +2145,19 @@ public struct ModerationPolicyParam: Codable, Hashable, Sendable {
         case output
     }
 
+    /// Decodes a `ModerationPolicyParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.input = try container.decodeIfPresent(ModerationConfigParam.self, forKey: .input)
         self.output = try container.decodeIfPresent(ModerationConfigParam.self, forKey: .output)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.input, forKey: .input)
@@ -964,9 +2171,10 @@ public struct ModerationPolicyParam: Codable, Hashable, Sendable {
 public struct ModerationParam: Codable, Hashable, Sendable {
     /// The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
     public var model: Swift.String
+    /// The `policy` member.
     public var policy: ModerationPolicyParam?
 
-    /// Creates a `ModerationParam`.
+    /// Creates a new `ModerationParam`.
     ///
     /// - Parameters:
     ///   - model: The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
@@ -984,12 +2192,19 @@ public struct ModerationParam: Codable, Hashable, Sendable {
         case policy
     }
 
+    /// Decodes a `ModerationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.policy = try container.decodeIfPresent(ModerationPolicyParam.self, forKey: .policy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -997,6 +2212,8 @@ public struct ModerationParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `SkillReferenceParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/SkillReferenceParam`.
 public struct SkillReferenceParam: Codable, Hashable, Sendable {
     /// The ID of the referenced skill.
@@ -1004,7 +2221,7 @@ public struct SkillReferenceParam: Codable, Hashable, Sendable {
     /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
     public var version: Swift.String?
 
-    /// Creates a `SkillReferenceParam`.
+    /// Creates a new `SkillReferenceParam`.
     ///
     /// - Parameters:
     ///   - skillID: The ID of the referenced skill.
@@ -1023,6 +2240,10 @@ public struct SkillReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `SkillReferenceParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("skill_reference", forKey: .type)
@@ -1030,6 +2251,9 @@ public struct SkillReferenceParam: Codable, Hashable, Sendable {
         self.version = try container.decodeIfPresent(Swift.String.self, forKey: .version)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("skill_reference", forKey: .type)
@@ -1045,13 +2269,11 @@ public struct InlineSkillSourceParam: Codable, Hashable, Sendable {
     /// Base64-encoded skill zip bundle.
     public var data: Swift.String
 
-    /// Creates a `InlineSkillSourceParam`.
+    /// Creates a new `InlineSkillSourceParam`.
     ///
     /// - Parameters:
     ///   - data: Base64-encoded skill zip bundle.
-    public init(
-        data: Swift.String
-    ) {
+    public init(data: Swift.String) {
         self.data = data
     }
 
@@ -1061,6 +2283,10 @@ public struct InlineSkillSourceParam: Codable, Hashable, Sendable {
         case mediaType = "media_type"
     }
 
+    /// Decodes a `InlineSkillSourceParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("base64", forKey: .type)
@@ -1068,6 +2294,9 @@ public struct InlineSkillSourceParam: Codable, Hashable, Sendable {
         self.data = try container.decode(Swift.String.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("base64", forKey: .type)
@@ -1076,6 +2305,8 @@ public struct InlineSkillSourceParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `InlineSkillParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/InlineSkillParam`.
 public struct InlineSkillParam: Codable, Hashable, Sendable {
     /// The name of the skill.
@@ -1085,7 +2316,7 @@ public struct InlineSkillParam: Codable, Hashable, Sendable {
     /// Inline skill payload
     public var source: InlineSkillSourceParam
 
-    /// Creates a `InlineSkillParam`.
+    /// Creates a new `InlineSkillParam`.
     ///
     /// - Parameters:
     ///   - name: The name of the skill.
@@ -1108,6 +2339,10 @@ public struct InlineSkillParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `InlineSkillParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("inline", forKey: .type)
@@ -1116,6 +2351,9 @@ public struct InlineSkillParam: Codable, Hashable, Sendable {
         self.source = try container.decode(InlineSkillSourceParam.self, forKey: .source)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("inline", forKey: .type)
@@ -1125,9 +2363,11 @@ public struct InlineSkillParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ContainerNetworkPolicyDisabledParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDisabledParam`.
 public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable {
-    /// Creates a `ContainerNetworkPolicyDisabledParam`.
+    /// Creates a new `ContainerNetworkPolicyDisabledParam`.
     public init() {
     }
 
@@ -1135,17 +2375,26 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ContainerNetworkPolicyDisabledParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("disabled", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("disabled", forKey: .type)
     }
 }
 
+/// The `ContainerNetworkPolicyDomainSecretParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDomainSecretParam`.
 public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable {
     /// The domain associated with the secret.
@@ -1155,7 +2404,7 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendab
     /// The secret value to inject for the domain.
     public var value: Swift.String
 
-    /// Creates a `ContainerNetworkPolicyDomainSecretParam`.
+    /// Creates a new `ContainerNetworkPolicyDomainSecretParam`.
     ///
     /// - Parameters:
     ///   - domain: The domain associated with the secret.
@@ -1177,6 +2426,10 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendab
         case value
     }
 
+    /// Decodes a `ContainerNetworkPolicyDomainSecretParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.domain = try container.decode(Swift.String.self, forKey: .domain)
@@ -1184,6 +2437,9 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendab
         self.value = try container.decode(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.domain, forKey: .domain)
@@ -1192,6 +2448,8 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendab
     }
 }
 
+/// The `ContainerNetworkPolicyAllowlistParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyAllowlistParam`.
 public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable {
     /// A list of allowed domains when type is `allowlist`.
@@ -1199,7 +2457,7 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable 
     /// Optional domain-scoped secrets for allowlisted domains.
     public var domainSecrets: [ContainerNetworkPolicyDomainSecretParam]?
 
-    /// Creates a `ContainerNetworkPolicyAllowlistParam`.
+    /// Creates a new `ContainerNetworkPolicyAllowlistParam`.
     ///
     /// - Parameters:
     ///   - allowedDomains: A list of allowed domains when type is `allowlist`.
@@ -1218,6 +2476,10 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable 
         case type
     }
 
+    /// Decodes a `ContainerNetworkPolicyAllowlistParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("allowlist", forKey: .type)
@@ -1225,6 +2487,9 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable 
         self.domainSecrets = try container.decodeIfPresent([ContainerNetworkPolicyDomainSecretParam].self, forKey: .domainSecrets)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("allowlist", forKey: .type)
@@ -1247,8 +2512,10 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable 
 ///
 /// - Remark: Generated from `#/components/schemas/IncludeEnum`.
 public struct IncludeEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `file_search_call.results`
@@ -1276,12 +2543,16 @@ public struct IncludeEnum: OpenEnum {
     public static var messageOutputTextLogprobs: Self { Self(rawValue: "message.output_text.logprobs") }
 }
 
+/// The `MessageStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageStatus`.
 public struct MessageStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `in_progress`
@@ -1294,12 +2565,16 @@ public struct MessageStatus: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
+/// The `MessageRole` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageRole`.
 public struct MessageRole: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `unknown`
@@ -1331,7 +2606,7 @@ public struct MessageRole: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointConfig`.
 public struct PromptCacheBreakpointConfig: Codable, Hashable, Sendable {
-    /// Creates a `PromptCacheBreakpointConfig`.
+    /// Creates a new `PromptCacheBreakpointConfig`.
     public init() {
     }
 
@@ -1339,11 +2614,18 @@ public struct PromptCacheBreakpointConfig: Codable, Hashable, Sendable {
         case mode
     }
 
+    /// Decodes a `PromptCacheBreakpointConfig` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("explicit", forKey: .mode)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("explicit", forKey: .mode)
@@ -1359,7 +2641,7 @@ public struct InputTextContent: Codable, Hashable, Sendable {
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
 
-    /// Creates a `InputTextContent`.
+    /// Creates a new `InputTextContent`.
     ///
     /// - Parameters:
     ///   - text: The text input to the model.
@@ -1378,6 +2660,10 @@ public struct InputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `InputTextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_text", forKey: .type)
@@ -1385,6 +2671,9 @@ public struct InputTextContent: Codable, Hashable, Sendable {
         self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_text", forKey: .type)
@@ -1404,7 +2693,7 @@ public struct FileCitationBody: Codable, Hashable, Sendable {
     /// The filename of the file cited.
     public var filename: Swift.String
 
-    /// Creates a `FileCitationBody`.
+    /// Creates a new `FileCitationBody`.
     ///
     /// - Parameters:
     ///   - fileID: The ID of the file.
@@ -1427,6 +2716,10 @@ public struct FileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FileCitationBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("file_citation", forKey: .type)
@@ -1435,6 +2728,9 @@ public struct FileCitationBody: Codable, Hashable, Sendable {
         self.filename = try container.decode(Swift.String.self, forKey: .filename)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("file_citation", forKey: .type)
@@ -1457,7 +2753,7 @@ public struct URLCitationBody: Codable, Hashable, Sendable {
     /// The title of the web resource.
     public var title: Swift.String
 
-    /// Creates a `URLCitationBody`.
+    /// Creates a new `URLCitationBody`.
     ///
     /// - Parameters:
     ///   - url: The URL of the web resource.
@@ -1484,6 +2780,10 @@ public struct URLCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `URLCitationBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("url_citation", forKey: .type)
@@ -1493,6 +2793,9 @@ public struct URLCitationBody: Codable, Hashable, Sendable {
         self.title = try container.decode(Swift.String.self, forKey: .title)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("url_citation", forKey: .type)
@@ -1518,7 +2821,7 @@ public struct ContainerFileCitationBody: Codable, Hashable, Sendable {
     /// The filename of the container file cited.
     public var filename: Swift.String
 
-    /// Creates a `ContainerFileCitationBody`.
+    /// Creates a new `ContainerFileCitationBody`.
     ///
     /// - Parameters:
     ///   - containerID: The ID of the container file.
@@ -1549,6 +2852,10 @@ public struct ContainerFileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ContainerFileCitationBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("container_file_citation", forKey: .type)
@@ -1559,6 +2866,9 @@ public struct ContainerFileCitationBody: Codable, Hashable, Sendable {
         self.filename = try container.decode(Swift.String.self, forKey: .filename)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("container_file_citation", forKey: .type)
@@ -1587,6 +2897,9 @@ public enum Annotation: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "file_citation":
@@ -1602,6 +2915,9 @@ public enum Annotation: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .fileCitation(let value): try value.encode(to: encoder)
@@ -1617,11 +2933,14 @@ public enum Annotation: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/TopLogProb`.
 public struct TopLogProb: Codable, Hashable, Sendable {
+    /// The `token` member.
     public var token: Swift.String
+    /// The `logprob` member.
     public var logprob: Swift.Double
+    /// The `bytes` member.
     public var bytes: [Swift.Int]
 
-    /// Creates a `TopLogProb`.
+    /// Creates a new `TopLogProb`.
     ///
     /// - Parameters:
     ///   - token: The `token` member.
@@ -1643,6 +2962,10 @@ public struct TopLogProb: Codable, Hashable, Sendable {
         case bytes
     }
 
+    /// Decodes a `TopLogProb` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
@@ -1650,6 +2973,9 @@ public struct TopLogProb: Codable, Hashable, Sendable {
         self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.token, forKey: .token)
@@ -1662,12 +2988,16 @@ public struct TopLogProb: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/LogProb`.
 public struct LogProb: Codable, Hashable, Sendable {
+    /// The `token` member.
     public var token: Swift.String
+    /// The `logprob` member.
     public var logprob: Swift.Double
+    /// The `bytes` member.
     public var bytes: [Swift.Int]
+    /// The `top_logprobs` member.
     public var topLogprobs: [TopLogProb]
 
-    /// Creates a `LogProb`.
+    /// Creates a new `LogProb`.
     ///
     /// - Parameters:
     ///   - token: The `token` member.
@@ -1693,6 +3023,10 @@ public struct LogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
+    /// Decodes a `LogProb` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.token = try container.decode(Swift.String.self, forKey: .token)
@@ -1701,6 +3035,9 @@ public struct LogProb: Codable, Hashable, Sendable {
         self.topLogprobs = try container.decodeIfPresent([TopLogProb].self, forKey: .topLogprobs) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.token, forKey: .token)
@@ -1718,9 +3055,10 @@ public struct OutputTextContent: Codable, Hashable, Sendable {
     public var text: Swift.String
     /// The annotations of the text output.
     public var annotations: [Annotation]
+    /// The `logprobs` member.
     public var logprobs: [LogProb]
 
-    /// Creates a `OutputTextContent`.
+    /// Creates a new `OutputTextContent`.
     ///
     /// - Parameters:
     ///   - text: The text output from the model.
@@ -1743,6 +3081,10 @@ public struct OutputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `OutputTextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("output_text", forKey: .type)
@@ -1751,6 +3093,9 @@ public struct OutputTextContent: Codable, Hashable, Sendable {
         self.logprobs = try container.decodeIfPresent([LogProb].self, forKey: .logprobs) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("output_text", forKey: .type)
@@ -1764,15 +3109,14 @@ public struct OutputTextContent: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/TextContent`.
 public struct TextContent: Codable, Hashable, Sendable {
+    /// The `text` member.
     public var text: Swift.String
 
-    /// Creates a `TextContent`.
+    /// Creates a new `TextContent`.
     ///
     /// - Parameters:
     ///   - text: The `text` member.
-    public init(
-        text: Swift.String
-    ) {
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -1781,12 +3125,19 @@ public struct TextContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `TextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text", forKey: .type)
@@ -1801,13 +3152,11 @@ public struct SummaryTextContent: Codable, Hashable, Sendable {
     /// A summary of the reasoning output from the model so far.
     public var text: Swift.String
 
-    /// Creates a `SummaryTextContent`.
+    /// Creates a new `SummaryTextContent`.
     ///
     /// - Parameters:
     ///   - text: A summary of the reasoning output from the model so far.
-    public init(
-        text: Swift.String
-    ) {
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -1816,12 +3165,19 @@ public struct SummaryTextContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `SummaryTextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("summary_text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("summary_text", forKey: .type)
@@ -1836,13 +3192,11 @@ public struct ReasoningTextContent: Codable, Hashable, Sendable {
     /// The reasoning text from the model.
     public var text: Swift.String
 
-    /// Creates a `ReasoningTextContent`.
+    /// Creates a new `ReasoningTextContent`.
     ///
     /// - Parameters:
     ///   - text: The reasoning text from the model.
-    public init(
-        text: Swift.String
-    ) {
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -1851,12 +3205,19 @@ public struct ReasoningTextContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ReasoningTextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("reasoning_text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("reasoning_text", forKey: .type)
@@ -1871,13 +3232,11 @@ public struct RefusalContent: Codable, Hashable, Sendable {
     /// The refusal explanation from the model.
     public var refusal: Swift.String
 
-    /// Creates a `RefusalContent`.
+    /// Creates a new `RefusalContent`.
     ///
     /// - Parameters:
     ///   - refusal: The refusal explanation from the model.
-    public init(
-        refusal: Swift.String
-    ) {
+    public init(refusal: Swift.String) {
         self.refusal = refusal
     }
 
@@ -1886,12 +3245,19 @@ public struct RefusalContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `RefusalContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("refusal", forKey: .type)
         self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("refusal", forKey: .type)
@@ -1899,12 +3265,16 @@ public struct RefusalContent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ImageDetail` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageDetail`.
 public struct ImageDetail: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `low`
@@ -1924,24 +3294,26 @@ public struct ImageDetail: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/InputImageContent`.
 public struct InputImageContent: Codable, Hashable, Sendable {
+    /// The `image_url` member.
     public var imageURL: Swift.String?
+    /// The `file_id` member.
     public var fileID: Swift.String?
     /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: ImageDetail
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
 
-    /// Creates a `InputImageContent`.
+    /// Creates a new `InputImageContent`.
     ///
     /// - Parameters:
+    ///   - detail: The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     ///   - imageURL: The `image_url` member.
     ///   - fileID: The `file_id` member.
-    ///   - detail: The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public init(
+        detail: ImageDetail,
         imageURL: Swift.String? = nil,
         fileID: Swift.String? = nil,
-        detail: ImageDetail,
         promptCacheBreakpoint: PromptCacheBreakpointConfig? = nil
     ) {
         self.imageURL = imageURL
@@ -1958,6 +3330,10 @@ public struct InputImageContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `InputImageContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_image", forKey: .type)
@@ -1967,6 +3343,9 @@ public struct InputImageContent: Codable, Hashable, Sendable {
         self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_image", forKey: .type)
@@ -1981,24 +3360,26 @@ public struct InputImageContent: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerScreenshotContent`.
 public struct ComputerScreenshotContent: Codable, Hashable, Sendable {
+    /// The `image_url` member.
     public var imageURL: Swift.String?
+    /// The `file_id` member.
     public var fileID: Swift.String?
     /// The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: ImageDetail
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
 
-    /// Creates a `ComputerScreenshotContent`.
+    /// Creates a new `ComputerScreenshotContent`.
     ///
     /// - Parameters:
+    ///   - detail: The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     ///   - imageURL: The `image_url` member.
     ///   - fileID: The `file_id` member.
-    ///   - detail: The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public init(
+        detail: ImageDetail,
         imageURL: Swift.String? = nil,
         fileID: Swift.String? = nil,
-        detail: ImageDetail,
         promptCacheBreakpoint: PromptCacheBreakpointConfig? = nil
     ) {
         self.imageURL = imageURL
@@ -2015,6 +3396,10 @@ public struct ComputerScreenshotContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ComputerScreenshotContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("computer_screenshot", forKey: .type)
@@ -2024,6 +3409,9 @@ public struct ComputerScreenshotContent: Codable, Hashable, Sendable {
         self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("computer_screenshot", forKey: .type)
@@ -2034,12 +3422,16 @@ public struct ComputerScreenshotContent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FileInputDetail` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FileInputDetail`.
 public struct FileInputDetail: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `auto`
@@ -2056,6 +3448,7 @@ public struct FileInputDetail: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/InputFileContent`.
 public struct InputFileContent: Codable, Hashable, Sendable {
+    /// The `file_id` member.
     public var fileID: Swift.String?
     /// The name of the file to be sent to the model.
     public var filename: Swift.String?
@@ -2068,7 +3461,7 @@ public struct InputFileContent: Codable, Hashable, Sendable {
     /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
     public var detail: FileInputDetail?
 
-    /// Creates a `InputFileContent`.
+    /// Creates a new `InputFileContent`.
     ///
     /// - Parameters:
     ///   - fileID: The `file_id` member.
@@ -2103,6 +3496,10 @@ public struct InputFileContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `InputFileContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_file", forKey: .type)
@@ -2114,6 +3511,9 @@ public struct InputFileContent: Codable, Hashable, Sendable {
         self.detail = try container.decodeIfPresent(FileInputDetail.self, forKey: .detail)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_file", forKey: .type)
@@ -2126,12 +3526,16 @@ public struct InputFileContent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `MessagePhase-2` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/MessagePhase-2`.
 public struct MessagePhase2: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `commentary`
@@ -2153,9 +3557,10 @@ public struct Message: Codable, Hashable, Sendable {
     public var role: MessageRole
     /// The content of the message
     public var content: [Message.ContentItem]
+    /// The `phase` member.
     public var phase: MessagePhase2?
 
-    /// Creates a `Message`.
+    /// Creates a new `Message`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the message.
@@ -2186,6 +3591,10 @@ public struct Message: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `Message` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("message", forKey: .type)
@@ -2196,6 +3605,9 @@ public struct Message: Codable, Hashable, Sendable {
         self.phase = try container.decodeIfPresent(MessagePhase2.self, forKey: .phase)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("message", forKey: .type)
@@ -2233,6 +3645,9 @@ public struct Message: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "input_text":
@@ -2258,6 +3673,9 @@ public struct Message: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .inputText(let value): try value.encode(to: encoder)
@@ -2275,9 +3693,11 @@ public struct Message: Codable, Hashable, Sendable {
     }
 }
 
+/// The `DirectToolCallCaller` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DirectToolCallCaller`.
 public struct DirectToolCallCaller: Codable, Hashable, Sendable {
-    /// Creates a `DirectToolCallCaller`.
+    /// Creates a new `DirectToolCallCaller`.
     public init() {
     }
 
@@ -2285,29 +3705,36 @@ public struct DirectToolCallCaller: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `DirectToolCallCaller` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("direct", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("direct", forKey: .type)
     }
 }
 
+/// The `ProgramToolCallCaller` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProgramToolCallCaller`.
 public struct ProgramToolCallCaller: Codable, Hashable, Sendable {
     /// The call ID of the program item that produced this tool call.
     public var callerID: Swift.String
 
-    /// Creates a `ProgramToolCallCaller`.
+    /// Creates a new `ProgramToolCallCaller`.
     ///
     /// - Parameters:
     ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(
-        callerID: Swift.String
-    ) {
+    public init(callerID: Swift.String) {
         self.callerID = callerID
     }
 
@@ -2316,12 +3743,19 @@ public struct ProgramToolCallCaller: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ProgramToolCallCaller` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("program", forKey: .type)
         self.callerID = try container.decode(Swift.String.self, forKey: .callerID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("program", forKey: .type)
@@ -2342,6 +3776,9 @@ public enum ToolCallCaller: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "direct":
@@ -2353,6 +3790,9 @@ public enum ToolCallCaller: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .direct(let value): try value.encode(to: encoder)
@@ -2362,12 +3802,16 @@ public enum ToolCallCaller: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FunctionCallStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionCallStatus`.
 public struct FunctionCallStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `in_progress`
@@ -2380,9 +3824,11 @@ public struct FunctionCallStatus: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
+/// The `DirectToolCallCallerParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DirectToolCallCallerParam`.
 public struct DirectToolCallCallerParam: Codable, Hashable, Sendable {
-    /// Creates a `DirectToolCallCallerParam`.
+    /// Creates a new `DirectToolCallCallerParam`.
     public init() {
     }
 
@@ -2390,29 +3836,36 @@ public struct DirectToolCallCallerParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `DirectToolCallCallerParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("direct", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("direct", forKey: .type)
     }
 }
 
+/// The `ProgramToolCallCallerParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProgramToolCallCallerParam`.
 public struct ProgramToolCallCallerParam: Codable, Hashable, Sendable {
     /// The call ID of the program item that produced this tool call.
     public var callerID: Swift.String
 
-    /// Creates a `ProgramToolCallCallerParam`.
+    /// Creates a new `ProgramToolCallCallerParam`.
     ///
     /// - Parameters:
     ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(
-        callerID: Swift.String
-    ) {
+    public init(callerID: Swift.String) {
         self.callerID = callerID
     }
 
@@ -2421,12 +3874,19 @@ public struct ProgramToolCallCallerParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ProgramToolCallCallerParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("program", forKey: .type)
         self.callerID = try container.decode(Swift.String.self, forKey: .callerID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("program", forKey: .type)
@@ -2447,6 +3907,9 @@ public enum ToolCallCallerParam: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "direct":
@@ -2458,6 +3921,9 @@ public enum ToolCallCallerParam: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .direct(let value): try value.encode(to: encoder)
@@ -2467,12 +3933,16 @@ public enum ToolCallCallerParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FunctionCallOutputStatusEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionCallOutputStatusEnum`.
 public struct FunctionCallOutputStatusEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `in_progress`
@@ -2485,12 +3955,16 @@ public struct FunctionCallOutputStatusEnum: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
+/// The `ClickButtonType` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ClickButtonType`.
 public struct ClickButtonType: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `left`
@@ -2507,1492 +3981,4 @@ public struct ClickButtonType: OpenEnum {
 
     /// `forward`
     public static var forward: Self { Self(rawValue: "forward") }
-}
-
-/// A click action.
-///
-/// - Remark: Generated from `#/components/schemas/ClickParam`.
-public struct ClickParam: Codable, Hashable, Sendable {
-    /// Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
-    public var button: ClickButtonType
-    /// The x-coordinate where the click occurred.
-    public var x: Swift.Int
-    /// The y-coordinate where the click occurred.
-    public var y: Swift.Int
-    public var keys: [Swift.String]?
-
-    /// Creates a `ClickParam`.
-    ///
-    /// - Parameters:
-    ///   - button: Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
-    ///   - x: The x-coordinate where the click occurred.
-    ///   - y: The y-coordinate where the click occurred.
-    ///   - keys: The `keys` member.
-    public init(
-        button: ClickButtonType,
-        x: Swift.Int,
-        y: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.button = button
-        self.x = x
-        self.y = y
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case button
-        case x
-        case y
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("click", forKey: .type)
-        self.button = try container.decode(ClickButtonType.self, forKey: .button)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("click", forKey: .type)
-        try container.encode(self.button, forKey: .button)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-        try container.encodeIfPresent(self.keys, forKey: .keys)
-    }
-}
-
-/// A double click action.
-///
-/// - Remark: Generated from `#/components/schemas/DoubleClickAction`.
-public struct DoubleClickAction: Codable, Hashable, Sendable {
-    /// The x-coordinate where the double click occurred.
-    public var x: Swift.Int
-    /// The y-coordinate where the double click occurred.
-    public var y: Swift.Int
-    public var keys: [Swift.String]?
-
-    /// Creates a `DoubleClickAction`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate where the double click occurred.
-    ///   - y: The y-coordinate where the double click occurred.
-    ///   - keys: The `keys` member.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.x = x
-        self.y = y
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case x
-        case y
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("double_click", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("double_click", forKey: .type)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-        try container.encode(self.keys, forKey: .keys)
-    }
-}
-
-/// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
-///
-/// - Remark: Generated from `#/components/schemas/CoordParam`.
-public struct CoordParam: Codable, Hashable, Sendable {
-    /// The x-coordinate.
-    public var x: Swift.Int
-    /// The y-coordinate.
-    public var y: Swift.Int
-
-    /// Creates a `CoordParam`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate.
-    ///   - y: The y-coordinate.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int
-    ) {
-        self.x = x
-        self.y = y
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case x
-        case y
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-    }
-}
-
-/// A drag action.
-///
-/// - Remark: Generated from `#/components/schemas/DragParam`.
-public struct DragParam: Codable, Hashable, Sendable {
-    /// An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
-    /// ```
-    /// [
-    ///   { x: 100, y: 200 },
-    ///   { x: 200, y: 300 }
-    /// ]
-    /// ```
-    public var path: [CoordParam]
-    public var keys: [Swift.String]?
-
-    /// Creates a `DragParam`.
-    ///
-    /// - Parameters:
-    ///   - path: An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
-    ///   - keys: The `keys` member.
-    public init(
-        path: [CoordParam],
-        keys: [Swift.String]? = nil
-    ) {
-        self.path = path
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("drag", forKey: .type)
-        self.path = try container.decodeIfPresent([CoordParam].self, forKey: .path) ?? []
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("drag", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encodeIfPresent(self.keys, forKey: .keys)
-    }
-}
-
-/// A collection of keypresses the model would like to perform.
-///
-/// - Remark: Generated from `#/components/schemas/KeyPressAction`.
-public struct KeyPressAction: Codable, Hashable, Sendable {
-    /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
-    public var keys: [Swift.String]
-
-    /// Creates a `KeyPressAction`.
-    ///
-    /// - Parameters:
-    ///   - keys: The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
-    public init(
-        keys: [Swift.String]
-    ) {
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("keypress", forKey: .type)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("keypress", forKey: .type)
-        try container.encode(self.keys, forKey: .keys)
-    }
-}
-
-/// A mouse move action.
-///
-/// - Remark: Generated from `#/components/schemas/MoveParam`.
-public struct MoveParam: Codable, Hashable, Sendable {
-    /// The x-coordinate to move to.
-    public var x: Swift.Int
-    /// The y-coordinate to move to.
-    public var y: Swift.Int
-    public var keys: [Swift.String]?
-
-    /// Creates a `MoveParam`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate to move to.
-    ///   - y: The y-coordinate to move to.
-    ///   - keys: The `keys` member.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.x = x
-        self.y = y
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case x
-        case y
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("move", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("move", forKey: .type)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-        try container.encodeIfPresent(self.keys, forKey: .keys)
-    }
-}
-
-/// A screenshot action.
-///
-/// - Remark: Generated from `#/components/schemas/ScreenshotParam`.
-public struct ScreenshotParam: Codable, Hashable, Sendable {
-    /// Creates a `ScreenshotParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("screenshot", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("screenshot", forKey: .type)
-    }
-}
-
-/// A scroll action.
-///
-/// - Remark: Generated from `#/components/schemas/ScrollParam`.
-public struct ScrollParam: Codable, Hashable, Sendable {
-    /// The x-coordinate where the scroll occurred.
-    public var x: Swift.Int
-    /// The y-coordinate where the scroll occurred.
-    public var y: Swift.Int
-    /// The horizontal scroll distance.
-    public var scrollX: Swift.Int
-    /// The vertical scroll distance.
-    public var scrollY: Swift.Int
-    public var keys: [Swift.String]?
-
-    /// Creates a `ScrollParam`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate where the scroll occurred.
-    ///   - y: The y-coordinate where the scroll occurred.
-    ///   - scrollX: The horizontal scroll distance.
-    ///   - scrollY: The vertical scroll distance.
-    ///   - keys: The `keys` member.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int,
-        scrollX: Swift.Int,
-        scrollY: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.x = x
-        self.y = y
-        self.scrollX = scrollX
-        self.scrollY = scrollY
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case x
-        case y
-        case scrollX = "scroll_x"
-        case scrollY = "scroll_y"
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("scroll", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.scrollX = try container.decode(Swift.Int.self, forKey: .scrollX)
-        self.scrollY = try container.decode(Swift.Int.self, forKey: .scrollY)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("scroll", forKey: .type)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-        try container.encode(self.scrollX, forKey: .scrollX)
-        try container.encode(self.scrollY, forKey: .scrollY)
-        try container.encodeIfPresent(self.keys, forKey: .keys)
-    }
-}
-
-/// An action to type in text.
-///
-/// - Remark: Generated from `#/components/schemas/TypeParam`.
-public struct TypeParam: Codable, Hashable, Sendable {
-    /// The text to type.
-    public var text: Swift.String
-
-    /// Creates a `TypeParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text to type.
-    public init(
-        text: Swift.String
-    ) {
-        self.text = text
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("type", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("type", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-    }
-}
-
-/// A wait action.
-///
-/// - Remark: Generated from `#/components/schemas/WaitParam`.
-public struct WaitParam: Codable, Hashable, Sendable {
-    /// Creates a `WaitParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("wait", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("wait", forKey: .type)
-    }
-}
-
-/// A pending safety check for the computer call.
-///
-/// - Remark: Generated from `#/components/schemas/ComputerCallSafetyCheckParam`.
-public struct ComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
-    /// The ID of the pending safety check.
-    public var id: Swift.String
-    public var code: Swift.String?
-    public var message: Swift.String?
-
-    /// Creates a `ComputerCallSafetyCheckParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The ID of the pending safety check.
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
-    public init(
-        id: Swift.String,
-        code: Swift.String? = nil,
-        message: Swift.String? = nil
-    ) {
-        self.id = id
-        self.code = code
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case code
-        case message
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encodeIfPresent(self.code, forKey: .code)
-        try container.encodeIfPresent(self.message, forKey: .message)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ComputerCallOutputStatus`.
-public struct ComputerCallOutputStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ToolSearchExecutionType`.
-public struct ToolSearchExecutionType: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `server`
-    public static var server: Self { Self(rawValue: "server") }
-
-    /// `client`
-    public static var client: Self { Self(rawValue: "client") }
-}
-
-/// - Remark: Generated from `#/components/schemas/ToolSearchCall`.
-public struct ToolSearchCall: Codable, Hashable, Sendable {
-    /// The unique ID of the tool search call item.
-    public var id: Swift.String
-    public var callID: Swift.String?
-    /// Whether tool search was executed by the server or by the client.
-    public var execution: ToolSearchExecutionType
-    /// Arguments used for the tool search call.
-    public var arguments: JSONValue
-    /// The status of the tool search call item that was recorded.
-    public var status: FunctionCallStatus
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a `ToolSearchCall`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the tool search call item.
-    ///   - callID: The `call_id` member.
-    ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - arguments: Arguments used for the tool search call.
-    ///   - status: The status of the tool search call item that was recorded.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        id: Swift.String,
-        callID: Swift.String? = nil,
-        execution: ToolSearchExecutionType,
-        arguments: JSONValue,
-        status: FunctionCallStatus,
-        createdBy: Swift.String? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.execution = execution
-        self.arguments = arguments
-        self.status = status
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case execution
-        case arguments
-        case status
-        case createdBy = "created_by"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decode(ToolSearchExecutionType.self, forKey: .execution)
-        self.arguments = try container.decode(JSONValue.self, forKey: .arguments)
-        self.status = try container.decode(FunctionCallStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_search_call", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.execution, forKey: .execution)
-        try container.encode(self.arguments, forKey: .arguments)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/CallableToolAllowedCaller`.
-public struct CallableToolAllowedCaller: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `direct`
-    public static var direct: Self { Self(rawValue: "direct") }
-
-    /// `programmatic`
-    public static var programmatic: Self { Self(rawValue: "programmatic") }
-}
-
-/// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
-///
-/// - Remark: Generated from `#/components/schemas/FunctionTool`.
-public struct FunctionTool: Codable, Hashable, Sendable {
-    /// The name of the function to call.
-    public var name: Swift.String
-    public var description: Swift.String?
-    public var parameters: [Swift.String: JSONValue]?
-    public var outputSchema: [Swift.String: JSONValue]?
-    public var strict: Swift.Bool?
-    /// Whether this function is deferred and loaded via tool search.
-    public var deferLoading: Swift.Bool?
-    public var allowedCallers: [CallableToolAllowedCaller]?
-
-    /// Creates a `FunctionTool`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the function to call.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
-    ///   - outputSchema: The `output_schema` member.
-    ///   - strict: The `strict` member.
-    ///   - deferLoading: Whether this function is deferred and loaded via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        parameters: [Swift.String: JSONValue]? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
-        strict: Swift.Bool? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [CallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.parameters = parameters
-        self.outputSchema = outputSchema
-        self.strict = strict
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case description
-        case parameters
-        case outputSchema = "output_schema"
-        case strict
-        case deferLoading = "defer_loading"
-        case allowedCallers = "allowed_callers"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
-        self.outputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .outputSchema)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
-        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encode(self.parameters, forKey: .parameters)
-        try container.encodeIfPresent(self.outputSchema, forKey: .outputSchema)
-        try container.encode(self.strict, forKey: .strict)
-        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/RankerVersionType`.
-public struct RankerVersionType: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `default-2024-11-15`
-    public static var default2024_11_15: Self { Self(rawValue: "default-2024-11-15") }
-}
-
-/// - Remark: Generated from `#/components/schemas/HybridSearchOptions`.
-public struct HybridSearchOptions: Codable, Hashable, Sendable {
-    /// The weight of the embedding in the reciprocal ranking fusion.
-    public var embeddingWeight: Swift.Double
-    /// The weight of the text in the reciprocal ranking fusion.
-    public var textWeight: Swift.Double
-
-    /// Creates a `HybridSearchOptions`.
-    ///
-    /// - Parameters:
-    ///   - embeddingWeight: The weight of the embedding in the reciprocal ranking fusion.
-    ///   - textWeight: The weight of the text in the reciprocal ranking fusion.
-    public init(
-        embeddingWeight: Swift.Double,
-        textWeight: Swift.Double
-    ) {
-        self.embeddingWeight = embeddingWeight
-        self.textWeight = textWeight
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case embeddingWeight = "embedding_weight"
-        case textWeight = "text_weight"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.embeddingWeight = try container.decode(Swift.Double.self, forKey: .embeddingWeight)
-        self.textWeight = try container.decode(Swift.Double.self, forKey: .textWeight)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.embeddingWeight, forKey: .embeddingWeight)
-        try container.encode(self.textWeight, forKey: .textWeight)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/RankingOptions`.
-public struct RankingOptions: Codable, Hashable, Sendable {
-    /// The ranker to use for the file search.
-    public var ranker: RankerVersionType?
-    /// The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
-    public var scoreThreshold: Swift.Double?
-    /// Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
-    public var hybridSearch: HybridSearchOptions?
-
-    /// Creates a `RankingOptions`.
-    ///
-    /// - Parameters:
-    ///   - ranker: The ranker to use for the file search.
-    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
-    ///   - hybridSearch: Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
-    public init(
-        ranker: RankerVersionType? = nil,
-        scoreThreshold: Swift.Double? = nil,
-        hybridSearch: HybridSearchOptions? = nil
-    ) {
-        self.ranker = ranker
-        self.scoreThreshold = scoreThreshold
-        self.hybridSearch = hybridSearch
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case ranker
-        case scoreThreshold = "score_threshold"
-        case hybridSearch = "hybrid_search"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.ranker = try container.decodeIfPresent(RankerVersionType.self, forKey: .ranker)
-        self.scoreThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .scoreThreshold)
-        self.hybridSearch = try container.decodeIfPresent(HybridSearchOptions.self, forKey: .hybridSearch)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.ranker, forKey: .ranker)
-        try container.encodeIfPresent(self.scoreThreshold, forKey: .scoreThreshold)
-        try container.encodeIfPresent(self.hybridSearch, forKey: .hybridSearch)
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/Filters`.
-public enum Filters: Codable, Hashable, Sendable {
-    /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
-    case comparisonFilter(ComparisonFilter)
-    /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
-    case compoundFilter(CompoundFilter)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                self = .comparisonFilter(try ComparisonFilter(from: decoder))
-            case "and", "or":
-                self = .compoundFilter(try CompoundFilter(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .comparisonFilter(let value): try value.encode(to: encoder)
-            case .compoundFilter(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search).
-///
-/// - Remark: Generated from `#/components/schemas/FileSearchTool`.
-public struct FileSearchTool: Codable, Hashable, Sendable {
-    /// The IDs of the vector stores to search.
-    public var vectorStoreIDs: [Swift.String]
-    /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
-    public var maxNumResults: Swift.Int?
-    /// Ranking options for search.
-    public var rankingOptions: RankingOptions?
-    public var filters: Filters?
-
-    /// Creates a `FileSearchTool`.
-    ///
-    /// - Parameters:
-    ///   - vectorStoreIDs: The IDs of the vector stores to search.
-    ///   - maxNumResults: The maximum number of results to return. This number should be between 1 and 50 inclusive.
-    ///   - rankingOptions: Ranking options for search.
-    ///   - filters: The `filters` member.
-    public init(
-        vectorStoreIDs: [Swift.String],
-        maxNumResults: Swift.Int? = nil,
-        rankingOptions: RankingOptions? = nil,
-        filters: Filters? = nil
-    ) {
-        self.vectorStoreIDs = vectorStoreIDs
-        self.maxNumResults = maxNumResults
-        self.rankingOptions = rankingOptions
-        self.filters = filters
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case vectorStoreIDs = "vector_store_ids"
-        case maxNumResults = "max_num_results"
-        case rankingOptions = "ranking_options"
-        case filters
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search", forKey: .type)
-        self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs) ?? []
-        self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
-        self.rankingOptions = try container.decodeIfPresent(RankingOptions.self, forKey: .rankingOptions)
-        self.filters = try container.decodeIfPresent(Filters.self, forKey: .filters)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_search", forKey: .type)
-        try container.encode(self.vectorStoreIDs, forKey: .vectorStoreIDs)
-        try container.encodeIfPresent(self.maxNumResults, forKey: .maxNumResults)
-        try container.encodeIfPresent(self.rankingOptions, forKey: .rankingOptions)
-        try container.encodeIfPresent(self.filters, forKey: .filters)
-    }
-}
-
-/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
-///
-/// - Remark: Generated from `#/components/schemas/ComputerTool`.
-public struct ComputerTool: Codable, Hashable, Sendable {
-    /// Creates a `ComputerTool`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer", forKey: .type)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ComputerEnvironment`.
-public struct ComputerEnvironment: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `windows`
-    public static var windows: Self { Self(rawValue: "windows") }
-
-    /// `mac`
-    public static var mac: Self { Self(rawValue: "mac") }
-
-    /// `linux`
-    public static var linux: Self { Self(rawValue: "linux") }
-
-    /// `ubuntu`
-    public static var ubuntu: Self { Self(rawValue: "ubuntu") }
-
-    /// `browser`
-    public static var browser: Self { Self(rawValue: "browser") }
-}
-
-/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
-///
-/// - Remark: Generated from `#/components/schemas/ComputerUsePreviewTool`.
-public struct ComputerUsePreviewTool: Codable, Hashable, Sendable {
-    /// The type of computer environment to control.
-    public var environment: ComputerEnvironment
-    /// The width of the computer display.
-    public var displayWidth: Swift.Int
-    /// The height of the computer display.
-    public var displayHeight: Swift.Int
-
-    /// Creates a `ComputerUsePreviewTool`.
-    ///
-    /// - Parameters:
-    ///   - environment: The type of computer environment to control.
-    ///   - displayWidth: The width of the computer display.
-    ///   - displayHeight: The height of the computer display.
-    public init(
-        environment: ComputerEnvironment,
-        displayWidth: Swift.Int,
-        displayHeight: Swift.Int
-    ) {
-        self.environment = environment
-        self.displayWidth = displayWidth
-        self.displayHeight = displayHeight
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case environment
-        case displayWidth = "display_width"
-        case displayHeight = "display_height"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_use_preview", forKey: .type)
-        self.environment = try container.decode(ComputerEnvironment.self, forKey: .environment)
-        self.displayWidth = try container.decode(Swift.Int.self, forKey: .displayWidth)
-        self.displayHeight = try container.decode(Swift.Int.self, forKey: .displayHeight)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer_use_preview", forKey: .type)
-        try container.encode(self.environment, forKey: .environment)
-        try container.encode(self.displayWidth, forKey: .displayWidth)
-        try container.encode(self.displayHeight, forKey: .displayHeight)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ContainerMemoryLimit`.
-public struct ContainerMemoryLimit: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `1g`
-    public static var _1g: Self { Self(rawValue: "1g") }
-
-    /// `4g`
-    public static var _4g: Self { Self(rawValue: "4g") }
-
-    /// `16g`
-    public static var _16g: Self { Self(rawValue: "16g") }
-
-    /// `64g`
-    public static var _64g: Self { Self(rawValue: "64g") }
-}
-
-/// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
-///
-/// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam`.
-public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
-    /// An optional list of uploaded files to make available to your code.
-    public var fileIDs: [Swift.String]?
-    public var memoryLimit: ContainerMemoryLimit?
-    /// Network access policy for the container.
-    public var networkPolicy: AutoCodeInterpreterToolParam.NetworkPolicy?
-
-    /// Creates a `AutoCodeInterpreterToolParam`.
-    ///
-    /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The `memory_limit` member.
-    ///   - networkPolicy: Network access policy for the container.
-    public init(
-        fileIDs: [Swift.String]? = nil,
-        memoryLimit: ContainerMemoryLimit? = nil,
-        networkPolicy: AutoCodeInterpreterToolParam.NetworkPolicy? = nil
-    ) {
-        self.fileIDs = fileIDs
-        self.memoryLimit = memoryLimit
-        self.networkPolicy = networkPolicy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileIDs = "file_ids"
-        case memoryLimit = "memory_limit"
-        case networkPolicy = "network_policy"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("auto", forKey: .type)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.memoryLimit = try container.decodeIfPresent(ContainerMemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(AutoCodeInterpreterToolParam.NetworkPolicy.self, forKey: .networkPolicy)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("auto", forKey: .type)
-        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
-        try container.encodeIfPresent(self.memoryLimit, forKey: .memoryLimit)
-        try container.encodeIfPresent(self.networkPolicy, forKey: .networkPolicy)
-    }
-
-    /// Network access policy for the container.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Hashable, Sendable {
-        /// type: `disabled`
-        case disabled(ContainerNetworkPolicyDisabledParam)
-        /// type: `allowlist`
-        case allowlist(ContainerNetworkPolicyAllowlistParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "disabled":
-                    self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
-                case "allowlist":
-                    self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .disabled(let value): try value.encode(to: encoder)
-                case .allowlist(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ProgrammaticToolCallingParam`.
-public struct ProgrammaticToolCallingParam: Codable, Hashable, Sendable {
-    /// Creates a `ProgrammaticToolCallingParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("programmatic_tool_calling", forKey: .type)
-    }
-}
-
-/// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/InputFidelity`.
-public struct InputFidelity: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ImageGenActionEnum`.
-public struct ImageGenActionEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `generate`
-    public static var generate: Self { Self(rawValue: "generate") }
-
-    /// `edit`
-    public static var edit: Self { Self(rawValue: "edit") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-}
-
-/// A tool that allows the model to execute shell commands in a local environment.
-///
-/// - Remark: Generated from `#/components/schemas/LocalShellToolParam`.
-public struct LocalShellToolParam: Codable, Hashable, Sendable {
-    /// Creates a `LocalShellToolParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("local_shell", forKey: .type)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ContainerAutoParam`.
-public struct ContainerAutoParam: Codable, Hashable, Sendable {
-    /// An optional list of uploaded files to make available to your code.
-    public var fileIDs: [Swift.String]?
-    public var memoryLimit: ContainerMemoryLimit?
-    /// Network access policy for the container.
-    public var networkPolicy: ContainerAutoParam.NetworkPolicy?
-    /// An optional list of skills referenced by id or inline data.
-    public var skills: [ContainerAutoParam.Skill]?
-
-    /// Creates a `ContainerAutoParam`.
-    ///
-    /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The `memory_limit` member.
-    ///   - networkPolicy: Network access policy for the container.
-    ///   - skills: An optional list of skills referenced by id or inline data.
-    public init(
-        fileIDs: [Swift.String]? = nil,
-        memoryLimit: ContainerMemoryLimit? = nil,
-        networkPolicy: ContainerAutoParam.NetworkPolicy? = nil,
-        skills: [ContainerAutoParam.Skill]? = nil
-    ) {
-        self.fileIDs = fileIDs
-        self.memoryLimit = memoryLimit
-        self.networkPolicy = networkPolicy
-        self.skills = skills
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileIDs = "file_ids"
-        case memoryLimit = "memory_limit"
-        case networkPolicy = "network_policy"
-        case skills
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_auto", forKey: .type)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.memoryLimit = try container.decodeIfPresent(ContainerMemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(ContainerAutoParam.NetworkPolicy.self, forKey: .networkPolicy)
-        self.skills = try container.decodeIfPresent([ContainerAutoParam.Skill].self, forKey: .skills)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_auto", forKey: .type)
-        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
-        try container.encodeIfPresent(self.memoryLimit, forKey: .memoryLimit)
-        try container.encodeIfPresent(self.networkPolicy, forKey: .networkPolicy)
-        try container.encodeIfPresent(self.skills, forKey: .skills)
-    }
-
-    /// Network access policy for the container.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Hashable, Sendable {
-        /// type: `disabled`
-        case disabled(ContainerNetworkPolicyDisabledParam)
-        /// type: `allowlist`
-        case allowlist(ContainerNetworkPolicyAllowlistParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "disabled":
-                    self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
-                case "allowlist":
-                    self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .disabled(let value): try value.encode(to: encoder)
-                case .allowlist(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/skills/items`.
-    public enum Skill: Codable, Hashable, Sendable {
-        /// type: `skill_reference`
-        case skillReference(SkillReferenceParam)
-        /// type: `inline`
-        case inline(InlineSkillParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "skill_reference":
-                    self = .skillReference(try SkillReferenceParam(from: decoder))
-                case "inline":
-                    self = .inline(try InlineSkillParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .skillReference(let value): try value.encode(to: encoder)
-                case .inline(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/LocalSkillParam`.
-public struct LocalSkillParam: Codable, Hashable, Sendable {
-    /// The name of the skill.
-    public var name: Swift.String
-    /// The description of the skill.
-    public var description: Swift.String
-    /// The path to the directory containing the skill.
-    public var path: Swift.String
-
-    /// Creates a `LocalSkillParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the skill.
-    ///   - description: The description of the skill.
-    ///   - path: The path to the directory containing the skill.
-    public init(
-        name: Swift.String,
-        description: Swift.String,
-        path: Swift.String
-    ) {
-        self.name = name
-        self.description = description
-        self.path = path
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case description
-        case path
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.description, forKey: .description)
-        try container.encode(self.path, forKey: .path)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/LocalEnvironmentParam`.
-public struct LocalEnvironmentParam: Codable, Hashable, Sendable {
-    /// An optional list of skills.
-    public var skills: [LocalSkillParam]?
-
-    /// Creates a `LocalEnvironmentParam`.
-    ///
-    /// - Parameters:
-    ///   - skills: An optional list of skills.
-    public init(
-        skills: [LocalSkillParam]? = nil
-    ) {
-        self.skills = skills
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case skills
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local", forKey: .type)
-        self.skills = try container.decodeIfPresent([LocalSkillParam].self, forKey: .skills)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("local", forKey: .type)
-        try container.encodeIfPresent(self.skills, forKey: .skills)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ContainerReferenceParam`.
-public struct ContainerReferenceParam: Codable, Hashable, Sendable {
-    /// The ID of the referenced container.
-    public var containerID: Swift.String
-
-    /// Creates a `ContainerReferenceParam`.
-    ///
-    /// - Parameters:
-    ///   - containerID: The ID of the referenced container.
-    public init(
-        containerID: Swift.String
-    ) {
-        self.containerID = containerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case containerID = "container_id"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_reference", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_reference", forKey: .type)
-        try container.encode(self.containerID, forKey: .containerID)
-    }
-}
-
-/// A tool that allows the model to execute shell commands.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellToolParam`.
-public struct FunctionShellToolParam: Codable, Hashable, Sendable {
-    public var environment: FunctionShellToolParam.Environment?
-    public var allowedCallers: [CallableToolAllowedCaller]?
-
-    /// Creates a `FunctionShellToolParam`.
-    ///
-    /// - Parameters:
-    ///   - environment: The `environment` member.
-    ///   - allowedCallers: The `allowed_callers` member.
-    public init(
-        environment: FunctionShellToolParam.Environment? = nil,
-        allowedCallers: [CallableToolAllowedCaller]? = nil
-    ) {
-        self.environment = environment
-        self.allowedCallers = allowedCallers
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case environment
-        case allowedCallers = "allowed_callers"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell", forKey: .type)
-        self.environment = try container.decodeIfPresent(FunctionShellToolParam.Environment.self, forKey: .environment)
-        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell", forKey: .type)
-        try container.encodeIfPresent(self.environment, forKey: .environment)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
-        /// type: `container_auto`
-        case containerAuto(ContainerAutoParam)
-        /// type: `local`
-        case local(LocalEnvironmentParam)
-        /// type: `container_reference`
-        case containerReference(ContainerReferenceParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "container_auto":
-                    self = .containerAuto(try ContainerAutoParam(from: decoder))
-                case "local":
-                    self = .local(try LocalEnvironmentParam(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try ContainerReferenceParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .containerAuto(let value): try value.encode(to: encoder)
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Unconstrained free-form text.
-///
-/// - Remark: Generated from `#/components/schemas/CustomTextFormatParam`.
-public struct CustomTextFormatParam: Codable, Hashable, Sendable {
-    /// Creates a `CustomTextFormatParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text", forKey: .type)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/GrammarSyntax1`.
-public struct GrammarSyntax1: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `lark`
-    public static var lark: Self { Self(rawValue: "lark") }
-
-    /// `regex`
-    public static var regex: Self { Self(rawValue: "regex") }
 }

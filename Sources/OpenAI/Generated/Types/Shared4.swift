@@ -3,6 +3,1779 @@
 
 import Foundation
 
+/// A click action.
+///
+/// - Remark: Generated from `#/components/schemas/ClickParam`.
+public struct ClickParam: Codable, Hashable, Sendable {
+    /// Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
+    public var button: ClickButtonType
+    /// The x-coordinate where the click occurred.
+    public var x: Swift.Int
+    /// The y-coordinate where the click occurred.
+    public var y: Swift.Int
+    /// The `keys` member.
+    public var keys: [Swift.String]?
+
+    /// Creates a new `ClickParam`.
+    ///
+    /// - Parameters:
+    ///   - button: Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
+    ///   - x: The x-coordinate where the click occurred.
+    ///   - y: The y-coordinate where the click occurred.
+    ///   - keys: The `keys` member.
+    public init(
+        button: ClickButtonType,
+        x: Swift.Int,
+        y: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.button = button
+        self.x = x
+        self.y = y
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case button
+        case x
+        case y
+        case keys
+        case type
+    }
+
+    /// Decodes a `ClickParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("click", forKey: .type)
+        self.button = try container.decode(ClickButtonType.self, forKey: .button)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("click", forKey: .type)
+        try container.encode(self.button, forKey: .button)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+        try container.encodeIfPresent(self.keys, forKey: .keys)
+    }
+}
+
+/// A double click action.
+///
+/// - Remark: Generated from `#/components/schemas/DoubleClickAction`.
+public struct DoubleClickAction: Codable, Hashable, Sendable {
+    /// The x-coordinate where the double click occurred.
+    public var x: Swift.Int
+    /// The y-coordinate where the double click occurred.
+    public var y: Swift.Int
+    /// The `keys` member.
+    public var keys: [Swift.String]?
+
+    /// Creates a new `DoubleClickAction`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate where the double click occurred.
+    ///   - y: The y-coordinate where the double click occurred.
+    ///   - keys: The `keys` member.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case x
+        case y
+        case keys
+        case type
+    }
+
+    /// Decodes a `DoubleClickAction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("double_click", forKey: .type)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("double_click", forKey: .type)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+        try container.encode(self.keys, forKey: .keys)
+    }
+}
+
+/// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
+///
+/// - Remark: Generated from `#/components/schemas/CoordParam`.
+public struct CoordParam: Codable, Hashable, Sendable {
+    /// The x-coordinate.
+    public var x: Swift.Int
+    /// The y-coordinate.
+    public var y: Swift.Int
+
+    /// Creates a new `CoordParam`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate.
+    ///   - y: The y-coordinate.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int
+    ) {
+        self.x = x
+        self.y = y
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case x
+        case y
+    }
+
+    /// Decodes a `CoordParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+    }
+}
+
+/// A drag action.
+///
+/// - Remark: Generated from `#/components/schemas/DragParam`.
+public struct DragParam: Codable, Hashable, Sendable {
+    /// An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
+    /// ```
+    /// [
+    ///   { x: 100, y: 200 },
+    ///   { x: 200, y: 300 }
+    /// ]
+    /// ```
+    public var path: [CoordParam]
+    /// The `keys` member.
+    public var keys: [Swift.String]?
+
+    /// Creates a new `DragParam`.
+    ///
+    /// - Parameters:
+    ///   - path: An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
+    ///   - keys: The `keys` member.
+    public init(
+        path: [CoordParam],
+        keys: [Swift.String]? = nil
+    ) {
+        self.path = path
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case keys
+        case type
+    }
+
+    /// Decodes a `DragParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("drag", forKey: .type)
+        self.path = try container.decodeIfPresent([CoordParam].self, forKey: .path) ?? []
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("drag", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encodeIfPresent(self.keys, forKey: .keys)
+    }
+}
+
+/// A collection of keypresses the model would like to perform.
+///
+/// - Remark: Generated from `#/components/schemas/KeyPressAction`.
+public struct KeyPressAction: Codable, Hashable, Sendable {
+    /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
+    public var keys: [Swift.String]
+
+    /// Creates a new `KeyPressAction`.
+    ///
+    /// - Parameters:
+    ///   - keys: The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
+    public init(keys: [Swift.String]) {
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case keys
+        case type
+    }
+
+    /// Decodes a `KeyPressAction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("keypress", forKey: .type)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("keypress", forKey: .type)
+        try container.encode(self.keys, forKey: .keys)
+    }
+}
+
+/// A mouse move action.
+///
+/// - Remark: Generated from `#/components/schemas/MoveParam`.
+public struct MoveParam: Codable, Hashable, Sendable {
+    /// The x-coordinate to move to.
+    public var x: Swift.Int
+    /// The y-coordinate to move to.
+    public var y: Swift.Int
+    /// The `keys` member.
+    public var keys: [Swift.String]?
+
+    /// Creates a new `MoveParam`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate to move to.
+    ///   - y: The y-coordinate to move to.
+    ///   - keys: The `keys` member.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case x
+        case y
+        case keys
+        case type
+    }
+
+    /// Decodes a `MoveParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("move", forKey: .type)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("move", forKey: .type)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+        try container.encodeIfPresent(self.keys, forKey: .keys)
+    }
+}
+
+/// A screenshot action.
+///
+/// - Remark: Generated from `#/components/schemas/ScreenshotParam`.
+public struct ScreenshotParam: Codable, Hashable, Sendable {
+    /// Creates a new `ScreenshotParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `ScreenshotParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("screenshot", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("screenshot", forKey: .type)
+    }
+}
+
+/// A scroll action.
+///
+/// - Remark: Generated from `#/components/schemas/ScrollParam`.
+public struct ScrollParam: Codable, Hashable, Sendable {
+    /// The x-coordinate where the scroll occurred.
+    public var x: Swift.Int
+    /// The y-coordinate where the scroll occurred.
+    public var y: Swift.Int
+    /// The horizontal scroll distance.
+    public var scrollX: Swift.Int
+    /// The vertical scroll distance.
+    public var scrollY: Swift.Int
+    /// The `keys` member.
+    public var keys: [Swift.String]?
+
+    /// Creates a new `ScrollParam`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate where the scroll occurred.
+    ///   - y: The y-coordinate where the scroll occurred.
+    ///   - scrollX: The horizontal scroll distance.
+    ///   - scrollY: The vertical scroll distance.
+    ///   - keys: The `keys` member.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        scrollX: Swift.Int,
+        scrollY: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.scrollX = scrollX
+        self.scrollY = scrollY
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case x
+        case y
+        case scrollX = "scroll_x"
+        case scrollY = "scroll_y"
+        case keys
+        case type
+    }
+
+    /// Decodes a `ScrollParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("scroll", forKey: .type)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        self.scrollX = try container.decode(Swift.Int.self, forKey: .scrollX)
+        self.scrollY = try container.decode(Swift.Int.self, forKey: .scrollY)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("scroll", forKey: .type)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+        try container.encode(self.scrollX, forKey: .scrollX)
+        try container.encode(self.scrollY, forKey: .scrollY)
+        try container.encodeIfPresent(self.keys, forKey: .keys)
+    }
+}
+
+/// An action to type in text.
+///
+/// - Remark: Generated from `#/components/schemas/TypeParam`.
+public struct TypeParam: Codable, Hashable, Sendable {
+    /// The text to type.
+    public var text: Swift.String
+
+    /// Creates a new `TypeParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text to type.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case type
+    }
+
+    /// Decodes a `TypeParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("type", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("type", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+    }
+}
+
+/// A wait action.
+///
+/// - Remark: Generated from `#/components/schemas/WaitParam`.
+public struct WaitParam: Codable, Hashable, Sendable {
+    /// Creates a new `WaitParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `WaitParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("wait", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("wait", forKey: .type)
+    }
+}
+
+/// A pending safety check for the computer call.
+///
+/// - Remark: Generated from `#/components/schemas/ComputerCallSafetyCheckParam`.
+public struct ComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
+    /// The ID of the pending safety check.
+    public var id: Swift.String
+    /// The `code` member.
+    public var code: Swift.String?
+    /// The `message` member.
+    public var message: Swift.String?
+
+    /// Creates a new `ComputerCallSafetyCheckParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The ID of the pending safety check.
+    ///   - code: The `code` member.
+    ///   - message: The `message` member.
+    public init(
+        id: Swift.String,
+        code: Swift.String? = nil,
+        message: Swift.String? = nil
+    ) {
+        self.id = id
+        self.code = code
+        self.message = message
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case code
+        case message
+    }
+
+    /// Decodes a `ComputerCallSafetyCheckParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
+        self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.id, forKey: .id)
+        try container.encodeIfPresent(self.code, forKey: .code)
+        try container.encodeIfPresent(self.message, forKey: .message)
+    }
+}
+
+/// The `ComputerCallOutputStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ComputerCallOutputStatus`.
+public struct ComputerCallOutputStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+
+    /// `failed`
+    public static var failed: Self { Self(rawValue: "failed") }
+}
+
+/// The `ToolSearchExecutionType` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ToolSearchExecutionType`.
+public struct ToolSearchExecutionType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `server`
+    public static var server: Self { Self(rawValue: "server") }
+
+    /// `client`
+    public static var client: Self { Self(rawValue: "client") }
+}
+
+/// The `ToolSearchCall` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ToolSearchCall`.
+public struct ToolSearchCall: Codable, Hashable, Sendable {
+    /// The unique ID of the tool search call item.
+    public var id: Swift.String
+    /// The `call_id` member.
+    public var callID: Swift.String?
+    /// Whether tool search was executed by the server or by the client.
+    public var execution: ToolSearchExecutionType
+    /// Arguments used for the tool search call.
+    public var arguments: JSONValue
+    /// The status of the tool search call item that was recorded.
+    public var status: FunctionCallStatus
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+
+    /// Creates a new `ToolSearchCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the tool search call item.
+    ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - arguments: Arguments used for the tool search call.
+    ///   - status: The status of the tool search call item that was recorded.
+    ///   - callID: The `call_id` member.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        execution: ToolSearchExecutionType,
+        arguments: JSONValue,
+        status: FunctionCallStatus,
+        callID: Swift.String? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.execution = execution
+        self.arguments = arguments
+        self.status = status
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case execution
+        case arguments
+        case status
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes a `ToolSearchCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("tool_search_call", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
+        self.execution = try container.decode(ToolSearchExecutionType.self, forKey: .execution)
+        self.arguments = try container.decode(JSONValue.self, forKey: .arguments)
+        self.status = try container.decode(FunctionCallStatus.self, forKey: .status)
+        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("tool_search_call", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.execution, forKey: .execution)
+        try container.encode(self.arguments, forKey: .arguments)
+        try container.encode(self.status, forKey: .status)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+}
+
+/// The `CallableToolAllowedCaller` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/CallableToolAllowedCaller`.
+public struct CallableToolAllowedCaller: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `direct`
+    public static var direct: Self { Self(rawValue: "direct") }
+
+    /// `programmatic`
+    public static var programmatic: Self { Self(rawValue: "programmatic") }
+}
+
+/// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
+///
+/// - Remark: Generated from `#/components/schemas/FunctionTool`.
+public struct FunctionTool: Codable, Hashable, Sendable {
+    /// The name of the function to call.
+    public var name: Swift.String
+    /// The `description` member.
+    public var description: Swift.String?
+    /// The `parameters` member.
+    public var parameters: [Swift.String: JSONValue]?
+    /// The `output_schema` member.
+    public var outputSchema: [Swift.String: JSONValue]?
+    /// The `strict` member.
+    public var strict: Swift.Bool?
+    /// Whether this function is deferred and loaded via tool search.
+    public var deferLoading: Swift.Bool?
+    /// The `allowed_callers` member.
+    public var allowedCallers: [CallableToolAllowedCaller]?
+
+    /// Creates a new `FunctionTool`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the function to call.
+    ///   - description: The `description` member.
+    ///   - parameters: The `parameters` member.
+    ///   - outputSchema: The `output_schema` member.
+    ///   - strict: The `strict` member.
+    ///   - deferLoading: Whether this function is deferred and loaded via tool search.
+    ///   - allowedCallers: The `allowed_callers` member.
+    public init(
+        name: Swift.String,
+        description: Swift.String? = nil,
+        parameters: [Swift.String: JSONValue]? = nil,
+        outputSchema: [Swift.String: JSONValue]? = nil,
+        strict: Swift.Bool? = nil,
+        deferLoading: Swift.Bool? = nil,
+        allowedCallers: [CallableToolAllowedCaller]? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.outputSchema = outputSchema
+        self.strict = strict
+        self.deferLoading = deferLoading
+        self.allowedCallers = allowedCallers
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case description
+        case parameters
+        case outputSchema = "output_schema"
+        case strict
+        case deferLoading = "defer_loading"
+        case allowedCallers = "allowed_callers"
+        case type
+    }
+
+    /// Decodes a `FunctionTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("function", forKey: .type)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
+        self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
+        self.outputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .outputSchema)
+        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
+        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
+        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encode(self.parameters, forKey: .parameters)
+        try container.encodeIfPresent(self.outputSchema, forKey: .outputSchema)
+        try container.encode(self.strict, forKey: .strict)
+        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+    }
+}
+
+/// The `RankerVersionType` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/RankerVersionType`.
+public struct RankerVersionType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `default-2024-11-15`
+    public static var default2024_11_15: Self { Self(rawValue: "default-2024-11-15") }
+}
+
+/// The `HybridSearchOptions` schema.
+///
+/// - Remark: Generated from `#/components/schemas/HybridSearchOptions`.
+public struct HybridSearchOptions: Codable, Hashable, Sendable {
+    /// The weight of the embedding in the reciprocal ranking fusion.
+    public var embeddingWeight: Swift.Double
+    /// The weight of the text in the reciprocal ranking fusion.
+    public var textWeight: Swift.Double
+
+    /// Creates a new `HybridSearchOptions`.
+    ///
+    /// - Parameters:
+    ///   - embeddingWeight: The weight of the embedding in the reciprocal ranking fusion.
+    ///   - textWeight: The weight of the text in the reciprocal ranking fusion.
+    public init(
+        embeddingWeight: Swift.Double,
+        textWeight: Swift.Double
+    ) {
+        self.embeddingWeight = embeddingWeight
+        self.textWeight = textWeight
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case embeddingWeight = "embedding_weight"
+        case textWeight = "text_weight"
+    }
+
+    /// Decodes a `HybridSearchOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.embeddingWeight = try container.decode(Swift.Double.self, forKey: .embeddingWeight)
+        self.textWeight = try container.decode(Swift.Double.self, forKey: .textWeight)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.embeddingWeight, forKey: .embeddingWeight)
+        try container.encode(self.textWeight, forKey: .textWeight)
+    }
+}
+
+/// The `RankingOptions` schema.
+///
+/// - Remark: Generated from `#/components/schemas/RankingOptions`.
+public struct RankingOptions: Codable, Hashable, Sendable {
+    /// The ranker to use for the file search.
+    public var ranker: RankerVersionType?
+    /// The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
+    public var scoreThreshold: Swift.Double?
+    /// Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
+    public var hybridSearch: HybridSearchOptions?
+
+    /// Creates a new `RankingOptions`.
+    ///
+    /// - Parameters:
+    ///   - ranker: The ranker to use for the file search.
+    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
+    ///   - hybridSearch: Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
+    public init(
+        ranker: RankerVersionType? = nil,
+        scoreThreshold: Swift.Double? = nil,
+        hybridSearch: HybridSearchOptions? = nil
+    ) {
+        self.ranker = ranker
+        self.scoreThreshold = scoreThreshold
+        self.hybridSearch = hybridSearch
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case ranker
+        case scoreThreshold = "score_threshold"
+        case hybridSearch = "hybrid_search"
+    }
+
+    /// Decodes a `RankingOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.ranker = try container.decodeIfPresent(RankerVersionType.self, forKey: .ranker)
+        self.scoreThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .scoreThreshold)
+        self.hybridSearch = try container.decodeIfPresent(HybridSearchOptions.self, forKey: .hybridSearch)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.ranker, forKey: .ranker)
+        try container.encodeIfPresent(self.scoreThreshold, forKey: .scoreThreshold)
+        try container.encodeIfPresent(self.hybridSearch, forKey: .hybridSearch)
+    }
+}
+
+/// The `Filters` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/Filters`.
+public enum Filters: Codable, Hashable, Sendable {
+    /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
+    case comparisonFilter(ComparisonFilter)
+    /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
+    case compoundFilter(CompoundFilter)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
+                self = .comparisonFilter(try ComparisonFilter(from: decoder))
+            case "and", "or":
+                self = .compoundFilter(try CompoundFilter(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .comparisonFilter(let value): try value.encode(to: encoder)
+            case .compoundFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search).
+///
+/// - Remark: Generated from `#/components/schemas/FileSearchTool`.
+public struct FileSearchTool: Codable, Hashable, Sendable {
+    /// The IDs of the vector stores to search.
+    public var vectorStoreIDs: [Swift.String]
+    /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
+    public var maxNumResults: Swift.Int?
+    /// Ranking options for search.
+    public var rankingOptions: RankingOptions?
+    /// The `filters` member.
+    public var filters: Filters?
+
+    /// Creates a new `FileSearchTool`.
+    ///
+    /// - Parameters:
+    ///   - vectorStoreIDs: The IDs of the vector stores to search.
+    ///   - maxNumResults: The maximum number of results to return. This number should be between 1 and 50 inclusive.
+    ///   - rankingOptions: Ranking options for search.
+    ///   - filters: The `filters` member.
+    public init(
+        vectorStoreIDs: [Swift.String],
+        maxNumResults: Swift.Int? = nil,
+        rankingOptions: RankingOptions? = nil,
+        filters: Filters? = nil
+    ) {
+        self.vectorStoreIDs = vectorStoreIDs
+        self.maxNumResults = maxNumResults
+        self.rankingOptions = rankingOptions
+        self.filters = filters
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case vectorStoreIDs = "vector_store_ids"
+        case maxNumResults = "max_num_results"
+        case rankingOptions = "ranking_options"
+        case filters
+        case type
+    }
+
+    /// Decodes a `FileSearchTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_search", forKey: .type)
+        self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs) ?? []
+        self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
+        self.rankingOptions = try container.decodeIfPresent(RankingOptions.self, forKey: .rankingOptions)
+        self.filters = try container.decodeIfPresent(Filters.self, forKey: .filters)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_search", forKey: .type)
+        try container.encode(self.vectorStoreIDs, forKey: .vectorStoreIDs)
+        try container.encodeIfPresent(self.maxNumResults, forKey: .maxNumResults)
+        try container.encodeIfPresent(self.rankingOptions, forKey: .rankingOptions)
+        try container.encodeIfPresent(self.filters, forKey: .filters)
+    }
+}
+
+/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
+///
+/// - Remark: Generated from `#/components/schemas/ComputerTool`.
+public struct ComputerTool: Codable, Hashable, Sendable {
+    /// Creates a new `ComputerTool`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `ComputerTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("computer", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("computer", forKey: .type)
+    }
+}
+
+/// The `ComputerEnvironment` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ComputerEnvironment`.
+public struct ComputerEnvironment: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `windows`
+    public static var windows: Self { Self(rawValue: "windows") }
+
+    /// `mac`
+    public static var mac: Self { Self(rawValue: "mac") }
+
+    /// `linux`
+    public static var linux: Self { Self(rawValue: "linux") }
+
+    /// `ubuntu`
+    public static var ubuntu: Self { Self(rawValue: "ubuntu") }
+
+    /// `browser`
+    public static var browser: Self { Self(rawValue: "browser") }
+}
+
+/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
+///
+/// - Remark: Generated from `#/components/schemas/ComputerUsePreviewTool`.
+public struct ComputerUsePreviewTool: Codable, Hashable, Sendable {
+    /// The type of computer environment to control.
+    public var environment: ComputerEnvironment
+    /// The width of the computer display.
+    public var displayWidth: Swift.Int
+    /// The height of the computer display.
+    public var displayHeight: Swift.Int
+
+    /// Creates a new `ComputerUsePreviewTool`.
+    ///
+    /// - Parameters:
+    ///   - environment: The type of computer environment to control.
+    ///   - displayWidth: The width of the computer display.
+    ///   - displayHeight: The height of the computer display.
+    public init(
+        environment: ComputerEnvironment,
+        displayWidth: Swift.Int,
+        displayHeight: Swift.Int
+    ) {
+        self.environment = environment
+        self.displayWidth = displayWidth
+        self.displayHeight = displayHeight
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case environment
+        case displayWidth = "display_width"
+        case displayHeight = "display_height"
+        case type
+    }
+
+    /// Decodes a `ComputerUsePreviewTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("computer_use_preview", forKey: .type)
+        self.environment = try container.decode(ComputerEnvironment.self, forKey: .environment)
+        self.displayWidth = try container.decode(Swift.Int.self, forKey: .displayWidth)
+        self.displayHeight = try container.decode(Swift.Int.self, forKey: .displayHeight)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("computer_use_preview", forKey: .type)
+        try container.encode(self.environment, forKey: .environment)
+        try container.encode(self.displayWidth, forKey: .displayWidth)
+        try container.encode(self.displayHeight, forKey: .displayHeight)
+    }
+}
+
+/// The `ContainerMemoryLimit` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ContainerMemoryLimit`.
+public struct ContainerMemoryLimit: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `1g`
+    public static var _1g: Self { Self(rawValue: "1g") }
+
+    /// `4g`
+    public static var _4g: Self { Self(rawValue: "4g") }
+
+    /// `16g`
+    public static var _16g: Self { Self(rawValue: "16g") }
+
+    /// `64g`
+    public static var _64g: Self { Self(rawValue: "64g") }
+}
+
+/// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
+///
+/// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam`.
+public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
+    /// An optional list of uploaded files to make available to your code.
+    public var fileIDs: [Swift.String]?
+    /// The `memory_limit` member.
+    public var memoryLimit: ContainerMemoryLimit?
+    /// Network access policy for the container.
+    public var networkPolicy: AutoCodeInterpreterToolParam.NetworkPolicy?
+
+    /// Creates a new `AutoCodeInterpreterToolParam`.
+    ///
+    /// - Parameters:
+    ///   - fileIDs: An optional list of uploaded files to make available to your code.
+    ///   - memoryLimit: The `memory_limit` member.
+    ///   - networkPolicy: Network access policy for the container.
+    public init(
+        fileIDs: [Swift.String]? = nil,
+        memoryLimit: ContainerMemoryLimit? = nil,
+        networkPolicy: AutoCodeInterpreterToolParam.NetworkPolicy? = nil
+    ) {
+        self.fileIDs = fileIDs
+        self.memoryLimit = memoryLimit
+        self.networkPolicy = networkPolicy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileIDs = "file_ids"
+        case memoryLimit = "memory_limit"
+        case networkPolicy = "network_policy"
+        case type
+    }
+
+    /// Decodes a `AutoCodeInterpreterToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("auto", forKey: .type)
+        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+        self.memoryLimit = try container.decodeIfPresent(ContainerMemoryLimit.self, forKey: .memoryLimit)
+        self.networkPolicy = try container.decodeIfPresent(AutoCodeInterpreterToolParam.NetworkPolicy.self, forKey: .networkPolicy)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("auto", forKey: .type)
+        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
+        try container.encodeIfPresent(self.memoryLimit, forKey: .memoryLimit)
+        try container.encodeIfPresent(self.networkPolicy, forKey: .networkPolicy)
+    }
+
+    /// Network access policy for the container.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam/properties/network_policy`.
+    public enum NetworkPolicy: Codable, Hashable, Sendable {
+        /// type: `disabled`
+        case disabled(ContainerNetworkPolicyDisabledParam)
+        /// type: `allowlist`
+        case allowlist(ContainerNetworkPolicyAllowlistParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "disabled":
+                    self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
+                case "allowlist":
+                    self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .disabled(let value): try value.encode(to: encoder)
+                case .allowlist(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `ProgrammaticToolCallingParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ProgrammaticToolCallingParam`.
+public struct ProgrammaticToolCallingParam: Codable, Hashable, Sendable {
+    /// Creates a new `ProgrammaticToolCallingParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `ProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("programmatic_tool_calling", forKey: .type)
+    }
+}
+
+/// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/InputFidelity`.
+public struct InputFidelity: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+}
+
+/// The `ImageGenActionEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ImageGenActionEnum`.
+public struct ImageGenActionEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `generate`
+    public static var generate: Self { Self(rawValue: "generate") }
+
+    /// `edit`
+    public static var edit: Self { Self(rawValue: "edit") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+}
+
+/// A tool that allows the model to execute shell commands in a local environment.
+///
+/// - Remark: Generated from `#/components/schemas/LocalShellToolParam`.
+public struct LocalShellToolParam: Codable, Hashable, Sendable {
+    /// Creates a new `LocalShellToolParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `LocalShellToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("local_shell", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("local_shell", forKey: .type)
+    }
+}
+
+/// The `ContainerAutoParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ContainerAutoParam`.
+public struct ContainerAutoParam: Codable, Hashable, Sendable {
+    /// An optional list of uploaded files to make available to your code.
+    public var fileIDs: [Swift.String]?
+    /// The `memory_limit` member.
+    public var memoryLimit: ContainerMemoryLimit?
+    /// Network access policy for the container.
+    public var networkPolicy: ContainerAutoParam.NetworkPolicy?
+    /// An optional list of skills referenced by id or inline data.
+    public var skills: [ContainerAutoParam.Skill]?
+
+    /// Creates a new `ContainerAutoParam`.
+    ///
+    /// - Parameters:
+    ///   - fileIDs: An optional list of uploaded files to make available to your code.
+    ///   - memoryLimit: The `memory_limit` member.
+    ///   - networkPolicy: Network access policy for the container.
+    ///   - skills: An optional list of skills referenced by id or inline data.
+    public init(
+        fileIDs: [Swift.String]? = nil,
+        memoryLimit: ContainerMemoryLimit? = nil,
+        networkPolicy: ContainerAutoParam.NetworkPolicy? = nil,
+        skills: [ContainerAutoParam.Skill]? = nil
+    ) {
+        self.fileIDs = fileIDs
+        self.memoryLimit = memoryLimit
+        self.networkPolicy = networkPolicy
+        self.skills = skills
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileIDs = "file_ids"
+        case memoryLimit = "memory_limit"
+        case networkPolicy = "network_policy"
+        case skills
+        case type
+    }
+
+    /// Decodes a `ContainerAutoParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("container_auto", forKey: .type)
+        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+        self.memoryLimit = try container.decodeIfPresent(ContainerMemoryLimit.self, forKey: .memoryLimit)
+        self.networkPolicy = try container.decodeIfPresent(ContainerAutoParam.NetworkPolicy.self, forKey: .networkPolicy)
+        self.skills = try container.decodeIfPresent([ContainerAutoParam.Skill].self, forKey: .skills)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_auto", forKey: .type)
+        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
+        try container.encodeIfPresent(self.memoryLimit, forKey: .memoryLimit)
+        try container.encodeIfPresent(self.networkPolicy, forKey: .networkPolicy)
+        try container.encodeIfPresent(self.skills, forKey: .skills)
+    }
+
+    /// Network access policy for the container.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/network_policy`.
+    public enum NetworkPolicy: Codable, Hashable, Sendable {
+        /// type: `disabled`
+        case disabled(ContainerNetworkPolicyDisabledParam)
+        /// type: `allowlist`
+        case allowlist(ContainerNetworkPolicyAllowlistParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "disabled":
+                    self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
+                case "allowlist":
+                    self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .disabled(let value): try value.encode(to: encoder)
+                case .allowlist(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/skills/items`.
+    public enum Skill: Codable, Hashable, Sendable {
+        /// type: `skill_reference`
+        case skillReference(SkillReferenceParam)
+        /// type: `inline`
+        case inline(InlineSkillParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "skill_reference":
+                    self = .skillReference(try SkillReferenceParam(from: decoder))
+                case "inline":
+                    self = .inline(try InlineSkillParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .skillReference(let value): try value.encode(to: encoder)
+                case .inline(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `LocalSkillParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/LocalSkillParam`.
+public struct LocalSkillParam: Codable, Hashable, Sendable {
+    /// The name of the skill.
+    public var name: Swift.String
+    /// The description of the skill.
+    public var description: Swift.String
+    /// The path to the directory containing the skill.
+    public var path: Swift.String
+
+    /// Creates a new `LocalSkillParam`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the skill.
+    ///   - description: The description of the skill.
+    ///   - path: The path to the directory containing the skill.
+    public init(
+        name: Swift.String,
+        description: Swift.String,
+        path: Swift.String
+    ) {
+        self.name = name
+        self.description = description
+        self.path = path
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case description
+        case path
+    }
+
+    /// Decodes a `LocalSkillParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.description = try container.decode(Swift.String.self, forKey: .description)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.description, forKey: .description)
+        try container.encode(self.path, forKey: .path)
+    }
+}
+
+/// The `LocalEnvironmentParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/LocalEnvironmentParam`.
+public struct LocalEnvironmentParam: Codable, Hashable, Sendable {
+    /// An optional list of skills.
+    public var skills: [LocalSkillParam]?
+
+    /// Creates a new `LocalEnvironmentParam`.
+    ///
+    /// - Parameters:
+    ///   - skills: An optional list of skills.
+    public init(skills: [LocalSkillParam]? = nil) {
+        self.skills = skills
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case skills
+        case type
+    }
+
+    /// Decodes a `LocalEnvironmentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("local", forKey: .type)
+        self.skills = try container.decodeIfPresent([LocalSkillParam].self, forKey: .skills)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("local", forKey: .type)
+        try container.encodeIfPresent(self.skills, forKey: .skills)
+    }
+}
+
+/// The `ContainerReferenceParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ContainerReferenceParam`.
+public struct ContainerReferenceParam: Codable, Hashable, Sendable {
+    /// The ID of the referenced container.
+    public var containerID: Swift.String
+
+    /// Creates a new `ContainerReferenceParam`.
+    ///
+    /// - Parameters:
+    ///   - containerID: The ID of the referenced container.
+    public init(containerID: Swift.String) {
+        self.containerID = containerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case containerID = "container_id"
+        case type
+    }
+
+    /// Decodes a `ContainerReferenceParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("container_reference", forKey: .type)
+        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_reference", forKey: .type)
+        try container.encode(self.containerID, forKey: .containerID)
+    }
+}
+
+/// A tool that allows the model to execute shell commands.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellToolParam`.
+public struct FunctionShellToolParam: Codable, Hashable, Sendable {
+    /// The `environment` member.
+    public var environment: FunctionShellToolParam.Environment?
+    /// The `allowed_callers` member.
+    public var allowedCallers: [CallableToolAllowedCaller]?
+
+    /// Creates a new `FunctionShellToolParam`.
+    ///
+    /// - Parameters:
+    ///   - environment: The `environment` member.
+    ///   - allowedCallers: The `allowed_callers` member.
+    public init(
+        environment: FunctionShellToolParam.Environment? = nil,
+        allowedCallers: [CallableToolAllowedCaller]? = nil
+    ) {
+        self.environment = environment
+        self.allowedCallers = allowedCallers
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case environment
+        case allowedCallers = "allowed_callers"
+        case type
+    }
+
+    /// Decodes a `FunctionShellToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell", forKey: .type)
+        self.environment = try container.decodeIfPresent(FunctionShellToolParam.Environment.self, forKey: .environment)
+        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell", forKey: .type)
+        try container.encodeIfPresent(self.environment, forKey: .environment)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+    }
+
+    /// The `0` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam/properties/environment/anyOf/0`.
+    public enum Environment: Codable, Hashable, Sendable {
+        /// type: `container_auto`
+        case containerAuto(ContainerAutoParam)
+        /// type: `local`
+        case local(LocalEnvironmentParam)
+        /// type: `container_reference`
+        case containerReference(ContainerReferenceParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "container_auto":
+                    self = .containerAuto(try ContainerAutoParam(from: decoder))
+                case "local":
+                    self = .local(try LocalEnvironmentParam(from: decoder))
+                case "container_reference":
+                    self = .containerReference(try ContainerReferenceParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .containerAuto(let value): try value.encode(to: encoder)
+                case .local(let value): try value.encode(to: encoder)
+                case .containerReference(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Unconstrained free-form text.
+///
+/// - Remark: Generated from `#/components/schemas/CustomTextFormatParam`.
+public struct CustomTextFormatParam: Codable, Hashable, Sendable {
+    /// Creates a new `CustomTextFormatParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `CustomTextFormatParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("text", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("text", forKey: .type)
+    }
+}
+
+/// The `GrammarSyntax1` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/GrammarSyntax1`.
+public struct GrammarSyntax1: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `lark`
+    public static var lark: Self { Self(rawValue: "lark") }
+
+    /// `regex`
+    public static var regex: Self { Self(rawValue: "regex") }
+}
+
 /// A grammar defined by the user.
 ///
 /// - Remark: Generated from `#/components/schemas/CustomGrammarFormatParam`.
@@ -12,7 +1785,7 @@ public struct CustomGrammarFormatParam: Codable, Hashable, Sendable {
     /// The grammar definition.
     public var definition: Swift.String
 
-    /// Creates a `CustomGrammarFormatParam`.
+    /// Creates a new `CustomGrammarFormatParam`.
     ///
     /// - Parameters:
     ///   - syntax: The syntax of the grammar definition. One of `lark` or `regex`.
@@ -31,6 +1804,10 @@ public struct CustomGrammarFormatParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CustomGrammarFormatParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("grammar", forKey: .type)
@@ -38,6 +1815,9 @@ public struct CustomGrammarFormatParam: Codable, Hashable, Sendable {
         self.definition = try container.decode(Swift.String.self, forKey: .definition)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("grammar", forKey: .type)
@@ -58,9 +1838,10 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
     public var format: CustomToolParam.Format?
     /// Whether this tool should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
+    /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
 
-    /// Creates a `CustomToolParam`.
+    /// Creates a new `CustomToolParam`.
     ///
     /// - Parameters:
     ///   - name: The name of the custom tool, used to identify it in tool calls.
@@ -91,6 +1872,10 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CustomToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom", forKey: .type)
@@ -101,6 +1886,9 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
         self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom", forKey: .type)
@@ -124,6 +1912,9 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "text":
@@ -135,6 +1926,9 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .text(let value): try value.encode(to: encoder)
@@ -145,21 +1939,31 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `EmptyModelParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/EmptyModelParam`.
 public typealias EmptyModelParam = [Swift.String: JSONValue]
 
+/// The `FunctionToolParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/FunctionToolParam`.
 public struct FunctionToolParam: Codable, Hashable, Sendable {
+    /// The `name` member.
     public var name: Swift.String
+    /// The `description` member.
     public var description: Swift.String?
+    /// The `parameters` member.
     public var parameters: EmptyModelParam?
+    /// The `strict` member.
     public var strict: Swift.Bool?
+    /// The `output_schema` member.
     public var outputSchema: [Swift.String: JSONValue]?
     /// Whether this function should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
+    /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
 
-    /// Creates a `FunctionToolParam`.
+    /// Creates a new `FunctionToolParam`.
     ///
     /// - Parameters:
     ///   - name: The `name` member.
@@ -198,6 +2002,10 @@ public struct FunctionToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FunctionToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .type)
@@ -210,6 +2018,9 @@ public struct FunctionToolParam: Codable, Hashable, Sendable {
         self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -234,7 +2045,7 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
     /// The function/custom tools available inside this namespace.
     public var tools: [NamespaceToolParam.ToolValue]
 
-    /// Creates a `NamespaceToolParam`.
+    /// Creates a new `NamespaceToolParam`.
     ///
     /// - Parameters:
     ///   - name: The namespace name used in tool calls (for example, `crm`).
@@ -257,6 +2068,10 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `NamespaceToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("namespace", forKey: .type)
@@ -265,6 +2080,9 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
         self.tools = try container.decodeIfPresent([NamespaceToolParam.ToolValue].self, forKey: .tools) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("namespace", forKey: .type)
@@ -286,6 +2104,9 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "function":
@@ -297,6 +2118,9 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .function(let value): try value.encode(to: encoder)
@@ -313,10 +2137,12 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
 public struct ToolSearchToolParam: Codable, Hashable, Sendable {
     /// Whether tool search is executed by the server or by the client.
     public var execution: ToolSearchExecutionType?
+    /// The `description` member.
     public var description: Swift.String?
+    /// The `parameters` member.
     public var parameters: EmptyModelParam?
 
-    /// Creates a `ToolSearchToolParam`.
+    /// Creates a new `ToolSearchToolParam`.
     ///
     /// - Parameters:
     ///   - execution: Whether tool search is executed by the server or by the client.
@@ -339,6 +2165,10 @@ public struct ToolSearchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ToolSearchToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("tool_search", forKey: .type)
@@ -347,6 +2177,9 @@ public struct ToolSearchToolParam: Codable, Hashable, Sendable {
         self.parameters = try container.decodeIfPresent(EmptyModelParam.self, forKey: .parameters)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("tool_search", forKey: .type)
@@ -356,14 +2189,20 @@ public struct ToolSearchToolParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ApproximateLocation` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ApproximateLocation`.
 public struct ApproximateLocation: Codable, Hashable, Sendable {
+    /// The `country` member.
     public var country: Swift.String?
+    /// The `region` member.
     public var region: Swift.String?
+    /// The `city` member.
     public var city: Swift.String?
+    /// The `timezone` member.
     public var timezone: Swift.String?
 
-    /// Creates a `ApproximateLocation`.
+    /// Creates a new `ApproximateLocation`.
     ///
     /// - Parameters:
     ///   - country: The `country` member.
@@ -390,6 +2229,10 @@ public struct ApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ApproximateLocation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("approximate", forKey: .type)
@@ -399,6 +2242,9 @@ public struct ApproximateLocation: Codable, Hashable, Sendable {
         self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("approximate", forKey: .type)
@@ -409,12 +2255,16 @@ public struct ApproximateLocation: Codable, Hashable, Sendable {
     }
 }
 
+/// The `SearchContextSize` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SearchContextSize`.
 public struct SearchContextSize: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `low`
@@ -427,12 +2277,16 @@ public struct SearchContextSize: OpenEnum {
     public static var high: Self { Self(rawValue: "high") }
 }
 
+/// The `SearchContentType` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SearchContentType`.
 public struct SearchContentType: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `text`
@@ -448,12 +2302,14 @@ public struct SearchContentType: OpenEnum {
 public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
     public var type: WebSearchPreviewTool.TypeValue
+    /// The `user_location` member.
     public var userLocation: ApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: SearchContextSize?
+    /// The `search_content_types` member.
     public var searchContentTypes: [SearchContentType]?
 
-    /// Creates a `WebSearchPreviewTool`.
+    /// Creates a new `WebSearchPreviewTool`.
     ///
     /// - Parameters:
     ///   - type: The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
@@ -479,6 +2335,10 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
         case searchContentTypes = "search_content_types"
     }
 
+    /// Decodes a `WebSearchPreviewTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(WebSearchPreviewTool.TypeValue.self, forKey: .type)
@@ -487,6 +2347,9 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
         self.searchContentTypes = try container.decodeIfPresent([SearchContentType].self, forKey: .searchContentTypes)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -501,8 +2364,10 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchPreviewTool/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `web_search_preview`
@@ -517,15 +2382,14 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolParam`.
 public struct ApplyPatchToolParam: Codable, Hashable, Sendable {
+    /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
 
-    /// Creates a `ApplyPatchToolParam`.
+    /// Creates a new `ApplyPatchToolParam`.
     ///
     /// - Parameters:
     ///   - allowedCallers: The `allowed_callers` member.
-    public init(
-        allowedCallers: [CallableToolAllowedCaller]? = nil
-    ) {
+    public init(allowedCallers: [CallableToolAllowedCaller]? = nil) {
         self.allowedCallers = allowedCallers
     }
 
@@ -534,12 +2398,19 @@ public struct ApplyPatchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ApplyPatchToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("apply_patch", forKey: .type)
         self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("apply_patch", forKey: .type)
@@ -547,10 +2418,13 @@ public struct ApplyPatchToolParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ToolSearchOutput` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ToolSearchOutput`.
 public struct ToolSearchOutput: Codable, Hashable, Sendable {
     /// The unique ID of the tool search output item.
     public var id: Swift.String
+    /// The `call_id` member.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: ToolSearchExecutionType
@@ -561,21 +2435,21 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `ToolSearchOutput`.
+    /// Creates a new `ToolSearchOutput`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the tool search output item.
-    ///   - callID: The `call_id` member.
     ///   - execution: Whether tool search was executed by the server or by the client.
     ///   - tools: The loaded tool definitions returned by tool search.
     ///   - status: The status of the tool search output item that was recorded.
+    ///   - callID: The `call_id` member.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
-        callID: Swift.String? = nil,
         execution: ToolSearchExecutionType,
         tools: [Tool],
         status: FunctionCallOutputStatusEnum,
+        callID: Swift.String? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.id = id
@@ -596,6 +2470,10 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ToolSearchOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("tool_search_output", forKey: .type)
@@ -607,6 +2485,9 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("tool_search_output", forKey: .type)
@@ -619,6 +2500,8 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable {
     }
 }
 
+/// The `AdditionalTools` schema.
+///
 /// - Remark: Generated from `#/components/schemas/AdditionalTools`.
 public struct AdditionalTools: Codable, Hashable, Sendable {
     /// The unique ID of the additional tools item.
@@ -628,7 +2511,7 @@ public struct AdditionalTools: Codable, Hashable, Sendable {
     /// The additional tool definitions made available at this item.
     public var tools: [Tool]
 
-    /// Creates a `AdditionalTools`.
+    /// Creates a new `AdditionalTools`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the additional tools item.
@@ -651,6 +2534,10 @@ public struct AdditionalTools: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `AdditionalTools` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("additional_tools", forKey: .type)
@@ -659,6 +2546,9 @@ public struct AdditionalTools: Codable, Hashable, Sendable {
         self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("additional_tools", forKey: .type)
@@ -668,6 +2558,8 @@ public struct AdditionalTools: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Program` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Program`.
 public struct Program: Codable, Hashable, Sendable {
     /// The unique ID of the program item.
@@ -679,7 +2571,7 @@ public struct Program: Codable, Hashable, Sendable {
     /// Opaque program replay fingerprint that must be round-tripped.
     public var fingerprint: Swift.String
 
-    /// Creates a `Program`.
+    /// Creates a new `Program`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the program item.
@@ -706,6 +2598,10 @@ public struct Program: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `Program` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("program", forKey: .type)
@@ -715,6 +2611,9 @@ public struct Program: Codable, Hashable, Sendable {
         self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("program", forKey: .type)
@@ -725,12 +2624,16 @@ public struct Program: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ProgramOutputStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramOutputStatus`.
 public struct ProgramOutputStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `completed`
@@ -740,6 +2643,8 @@ public struct ProgramOutputStatus: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
+/// The `ProgramOutput` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ProgramOutput`.
 public struct ProgramOutput: Codable, Hashable, Sendable {
     /// The unique ID of the program output item.
@@ -751,7 +2656,7 @@ public struct ProgramOutput: Codable, Hashable, Sendable {
     /// The terminal status of the program output item.
     public var status: ProgramOutputStatus
 
-    /// Creates a `ProgramOutput`.
+    /// Creates a new `ProgramOutput`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the program output item.
@@ -778,6 +2683,10 @@ public struct ProgramOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ProgramOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("program_output", forKey: .type)
@@ -787,6 +2696,9 @@ public struct ProgramOutput: Codable, Hashable, Sendable {
         self.status = try container.decode(ProgramOutputStatus.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("program_output", forKey: .type)
@@ -808,7 +2720,7 @@ public struct CompactionBody: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `CompactionBody`.
+    /// Creates a new `CompactionBody`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the compaction item.
@@ -831,6 +2743,10 @@ public struct CompactionBody: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CompactionBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("compaction", forKey: .type)
@@ -839,6 +2755,9 @@ public struct CompactionBody: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("compaction", forKey: .type)
@@ -855,13 +2774,11 @@ public struct CodeInterpreterOutputLogs: Codable, Hashable, Sendable {
     /// The logs output from the code interpreter.
     public var logs: Swift.String
 
-    /// Creates a `CodeInterpreterOutputLogs`.
+    /// Creates a new `CodeInterpreterOutputLogs`.
     ///
     /// - Parameters:
     ///   - logs: The logs output from the code interpreter.
-    public init(
-        logs: Swift.String
-    ) {
+    public init(logs: Swift.String) {
         self.logs = logs
     }
 
@@ -870,12 +2787,19 @@ public struct CodeInterpreterOutputLogs: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CodeInterpreterOutputLogs` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("logs", forKey: .type)
         self.logs = try container.decode(Swift.String.self, forKey: .logs)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("logs", forKey: .type)
@@ -890,13 +2814,11 @@ public struct CodeInterpreterOutputImage: Codable, Hashable, Sendable {
     /// The URL of the image output from the code interpreter.
     public var url: Swift.String
 
-    /// Creates a `CodeInterpreterOutputImage`.
+    /// Creates a new `CodeInterpreterOutputImage`.
     ///
     /// - Parameters:
     ///   - url: The URL of the image output from the code interpreter.
-    public init(
-        url: Swift.String
-    ) {
+    public init(url: Swift.String) {
         self.url = url
     }
 
@@ -905,12 +2827,19 @@ public struct CodeInterpreterOutputImage: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `CodeInterpreterOutputImage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("image", forKey: .type)
         self.url = try container.decode(Swift.String.self, forKey: .url)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("image", forKey: .type)
@@ -924,25 +2853,28 @@ public struct CodeInterpreterOutputImage: Codable, Hashable, Sendable {
 public struct LocalShellExecAction: Codable, Hashable, Sendable {
     /// The command to run.
     public var command: [Swift.String]
+    /// The `timeout_ms` member.
     public var timeoutMs: Swift.Int?
+    /// The `working_directory` member.
     public var workingDirectory: Swift.String?
     /// Environment variables to set for the command.
     public var env: [Swift.String: Swift.String]
+    /// The `user` member.
     public var user: Swift.String?
 
-    /// Creates a `LocalShellExecAction`.
+    /// Creates a new `LocalShellExecAction`.
     ///
     /// - Parameters:
     ///   - command: The command to run.
+    ///   - env: Environment variables to set for the command.
     ///   - timeoutMs: The `timeout_ms` member.
     ///   - workingDirectory: The `working_directory` member.
-    ///   - env: Environment variables to set for the command.
     ///   - user: The `user` member.
     public init(
         command: [Swift.String],
+        env: [Swift.String: Swift.String],
         timeoutMs: Swift.Int? = nil,
         workingDirectory: Swift.String? = nil,
-        env: [Swift.String: Swift.String],
         user: Swift.String? = nil
     ) {
         self.command = command
@@ -961,6 +2893,10 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `LocalShellExecAction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("exec", forKey: .type)
@@ -971,6 +2907,9 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable {
         self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("exec", forKey: .type)
@@ -986,11 +2925,14 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellAction`.
 public struct FunctionShellAction: Codable, Hashable, Sendable {
+    /// The `commands` member.
     public var commands: [Swift.String]
+    /// The `timeout_ms` member.
     public var timeoutMs: Swift.Int?
+    /// The `max_output_length` member.
     public var maxOutputLength: Swift.Int?
 
-    /// Creates a `FunctionShellAction`.
+    /// Creates a new `FunctionShellAction`.
     ///
     /// - Parameters:
     ///   - commands: The `commands` member.
@@ -1012,6 +2954,10 @@ public struct FunctionShellAction: Codable, Hashable, Sendable {
         case maxOutputLength = "max_output_length"
     }
 
+    /// Decodes a `FunctionShellAction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
@@ -1019,6 +2965,9 @@ public struct FunctionShellAction: Codable, Hashable, Sendable {
         self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.commands, forKey: .commands)
@@ -1027,12 +2976,16 @@ public struct FunctionShellAction: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FunctionShellCallStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallStatus`.
 public struct FunctionShellCallStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `in_progress`
@@ -1049,7 +3002,7 @@ public struct FunctionShellCallStatus: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentResource`.
 public struct LocalEnvironmentResource: Codable, Hashable, Sendable {
-    /// Creates a `LocalEnvironmentResource`.
+    /// Creates a new `LocalEnvironmentResource`.
     public init() {
     }
 
@@ -1057,11 +3010,18 @@ public struct LocalEnvironmentResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `LocalEnvironmentResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("local", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("local", forKey: .type)
@@ -1072,15 +3032,14 @@ public struct LocalEnvironmentResource: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerReferenceResource`.
 public struct ContainerReferenceResource: Codable, Hashable, Sendable {
+    /// The `container_id` member.
     public var containerID: Swift.String
 
-    /// Creates a `ContainerReferenceResource`.
+    /// Creates a new `ContainerReferenceResource`.
     ///
     /// - Parameters:
     ///   - containerID: The `container_id` member.
-    public init(
-        containerID: Swift.String
-    ) {
+    public init(containerID: Swift.String) {
         self.containerID = containerID
     }
 
@@ -1089,12 +3048,19 @@ public struct ContainerReferenceResource: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ContainerReferenceResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("container_reference", forKey: .type)
         self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("container_reference", forKey: .type)
@@ -1110,31 +3076,33 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The shell commands and limits that describe how to run the tool call.
     public var action: FunctionShellAction
     /// The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
     public var status: FunctionShellCallStatus
+    /// The `environment` member.
     public var environment: FunctionShellCall.Environment?
     /// The ID of the entity that created this tool call.
     public var createdBy: Swift.String?
 
-    /// Creates a `FunctionShellCall`.
+    /// Creates a new `FunctionShellCall`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the shell tool call. Populated when this item is returned via API.
     ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - caller: The `caller` member.
     ///   - action: The shell commands and limits that describe how to run the tool call.
     ///   - status: The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
+    ///   - caller: The `caller` member.
     ///   - environment: The `environment` member.
     ///   - createdBy: The ID of the entity that created this tool call.
     public init(
         id: Swift.String,
         callID: Swift.String,
-        caller: ToolCallCaller? = nil,
         action: FunctionShellAction,
         status: FunctionShellCallStatus,
+        caller: ToolCallCaller? = nil,
         environment: FunctionShellCall.Environment? = nil,
         createdBy: Swift.String? = nil
     ) {
@@ -1158,6 +3126,10 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FunctionShellCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("shell_call", forKey: .type)
@@ -1170,6 +3142,9 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("shell_call", forKey: .type)
@@ -1182,6 +3157,8 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
     }
 
+    /// The `0` schema.
+    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCall/properties/environment/anyOf/0`.
@@ -1193,6 +3170,9 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "local":
@@ -1204,6 +3184,9 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .local(let value): try value.encode(to: encoder)
@@ -1214,12 +3197,16 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FunctionShellCallOutputStatusEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputStatusEnum`.
 public struct FunctionShellCallOutputStatusEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `in_progress`
@@ -1236,7 +3223,7 @@ public struct FunctionShellCallOutputStatusEnum: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcome`.
 public struct FunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable {
-    /// Creates a `FunctionShellCallOutputTimeoutOutcome`.
+    /// Creates a new `FunctionShellCallOutputTimeoutOutcome`.
     public init() {
     }
 
@@ -1244,11 +3231,18 @@ public struct FunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable
         case type
     }
 
+    /// Decodes a `FunctionShellCallOutputTimeoutOutcome` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("timeout", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("timeout", forKey: .type)
@@ -1262,13 +3256,11 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable {
     /// Exit code from the shell process.
     public var exitCode: Swift.Int
 
-    /// Creates a `FunctionShellCallOutputExitOutcome`.
+    /// Creates a new `FunctionShellCallOutputExitOutcome`.
     ///
     /// - Parameters:
     ///   - exitCode: Exit code from the shell process.
-    public init(
-        exitCode: Swift.Int
-    ) {
+    public init(exitCode: Swift.Int) {
         self.exitCode = exitCode
     }
 
@@ -1277,12 +3269,19 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FunctionShellCallOutputExitOutcome` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("exit", forKey: .type)
         self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("exit", forKey: .type)
@@ -1303,7 +3302,7 @@ public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable {
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `FunctionShellCallOutputContent`.
+    /// Creates a new `FunctionShellCallOutputContent`.
     ///
     /// - Parameters:
     ///   - stdout: The standard output that was captured.
@@ -1329,6 +3328,10 @@ public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable {
         case createdBy = "created_by"
     }
 
+    /// Decodes a `FunctionShellCallOutputContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
@@ -1337,6 +3340,9 @@ public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.stdout, forKey: .stdout)
@@ -1358,6 +3364,9 @@ public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "timeout":
@@ -1369,6 +3378,9 @@ public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .timeout(let value): try value.encode(to: encoder)
@@ -1387,31 +3399,33 @@ public struct FunctionShellCallOutput: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
     public var status: FunctionShellCallOutputStatusEnum
     /// An array of shell call output contents
     public var output: [FunctionShellCallOutputContent]
+    /// The `max_output_length` member.
     public var maxOutputLength: Swift.Int?
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
 
-    /// Creates a `FunctionShellCallOutput`.
+    /// Creates a new `FunctionShellCallOutput`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the shell call output. Populated when this item is returned via API.
     ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - caller: The `caller` member.
     ///   - status: The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
     ///   - output: An array of shell call output contents
+    ///   - caller: The `caller` member.
     ///   - maxOutputLength: The `max_output_length` member.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
         callID: Swift.String,
-        caller: ToolCallCaller? = nil,
         status: FunctionShellCallOutputStatusEnum,
         output: [FunctionShellCallOutputContent],
+        caller: ToolCallCaller? = nil,
         maxOutputLength: Swift.Int? = nil,
         createdBy: Swift.String? = nil
     ) {
@@ -1435,6 +3449,10 @@ public struct FunctionShellCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `FunctionShellCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("shell_call_output", forKey: .type)
@@ -1447,6 +3465,9 @@ public struct FunctionShellCallOutput: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("shell_call_output", forKey: .type)
@@ -1460,12 +3481,16 @@ public struct FunctionShellCallOutput: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ApplyPatchCallStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCallStatus`.
 public struct ApplyPatchCallStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `in_progress`
@@ -1484,7 +3509,7 @@ public struct ApplyPatchCreateFileOperation: Codable, Hashable, Sendable {
     /// Diff to apply.
     public var diff: Swift.String
 
-    /// Creates a `ApplyPatchCreateFileOperation`.
+    /// Creates a new `ApplyPatchCreateFileOperation`.
     ///
     /// - Parameters:
     ///   - path: Path of the file to create.
@@ -1503,6 +3528,10 @@ public struct ApplyPatchCreateFileOperation: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ApplyPatchCreateFileOperation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("create_file", forKey: .type)
@@ -1510,6 +3539,9 @@ public struct ApplyPatchCreateFileOperation: Codable, Hashable, Sendable {
         self.diff = try container.decode(Swift.String.self, forKey: .diff)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("create_file", forKey: .type)
@@ -1525,13 +3557,11 @@ public struct ApplyPatchDeleteFileOperation: Codable, Hashable, Sendable {
     /// Path of the file to delete.
     public var path: Swift.String
 
-    /// Creates a `ApplyPatchDeleteFileOperation`.
+    /// Creates a new `ApplyPatchDeleteFileOperation`.
     ///
     /// - Parameters:
     ///   - path: Path of the file to delete.
-    public init(
-        path: Swift.String
-    ) {
+    public init(path: Swift.String) {
         self.path = path
     }
 
@@ -1540,12 +3570,19 @@ public struct ApplyPatchDeleteFileOperation: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ApplyPatchDeleteFileOperation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("delete_file", forKey: .type)
         self.path = try container.decode(Swift.String.self, forKey: .path)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("delete_file", forKey: .type)
@@ -1562,7 +3599,7 @@ public struct ApplyPatchUpdateFileOperation: Codable, Hashable, Sendable {
     /// Diff to apply.
     public var diff: Swift.String
 
-    /// Creates a `ApplyPatchUpdateFileOperation`.
+    /// Creates a new `ApplyPatchUpdateFileOperation`.
     ///
     /// - Parameters:
     ///   - path: Path of the file to update.
@@ -1581,6 +3618,10 @@ public struct ApplyPatchUpdateFileOperation: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ApplyPatchUpdateFileOperation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("update_file", forKey: .type)
@@ -1588,6 +3629,9 @@ public struct ApplyPatchUpdateFileOperation: Codable, Hashable, Sendable {
         self.diff = try container.decode(Swift.String.self, forKey: .diff)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("update_file", forKey: .type)
@@ -1604,6 +3648,7 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The status of the apply patch tool call. One of `in_progress` or `completed`.
     public var status: ApplyPatchCallStatus
@@ -1612,21 +3657,21 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
     /// The ID of the entity that created this tool call.
     public var createdBy: Swift.String?
 
-    /// Creates a `ApplyPatchToolCall`.
+    /// Creates a new `ApplyPatchToolCall`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the apply patch tool call. Populated when this item is returned via API.
     ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - caller: The `caller` member.
     ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
     ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    ///   - caller: The `caller` member.
     ///   - createdBy: The ID of the entity that created this tool call.
     public init(
         id: Swift.String,
         callID: Swift.String,
-        caller: ToolCallCaller? = nil,
         status: ApplyPatchCallStatus,
         operation: ApplyPatchToolCall.Operation,
+        caller: ToolCallCaller? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.id = id
@@ -1647,6 +3692,10 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ApplyPatchToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("apply_patch_call", forKey: .type)
@@ -1658,6 +3707,9 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("apply_patch_call", forKey: .type)
@@ -1684,6 +3736,9 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "create_file":
@@ -1697,6 +3752,9 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .createFile(let value): try value.encode(to: encoder)
@@ -1708,12 +3766,16 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ApplyPatchCallOutputStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCallOutputStatus`.
 public struct ApplyPatchCallOutputStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `completed`
@@ -1731,27 +3793,29 @@ public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable {
     public var id: Swift.String
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The status of the apply patch tool call output. One of `completed` or `failed`.
     public var status: ApplyPatchCallOutputStatus
+    /// The `output` member.
     public var output: Swift.String?
     /// The ID of the entity that created this tool call output.
     public var createdBy: Swift.String?
 
-    /// Creates a `ApplyPatchToolCallOutput`.
+    /// Creates a new `ApplyPatchToolCallOutput`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the apply patch tool call output. Populated when this item is returned via API.
     ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - caller: The `caller` member.
     ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
+    ///   - caller: The `caller` member.
     ///   - output: The `output` member.
     ///   - createdBy: The ID of the entity that created this tool call output.
     public init(
         id: Swift.String,
         callID: Swift.String,
-        caller: ToolCallCaller? = nil,
         status: ApplyPatchCallOutputStatus,
+        caller: ToolCallCaller? = nil,
         output: Swift.String? = nil,
         createdBy: Swift.String? = nil
     ) {
@@ -1773,6 +3837,10 @@ public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `ApplyPatchToolCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("apply_patch_call_output", forKey: .type)
@@ -1784,6 +3852,9 @@ public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable {
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("apply_patch_call_output", forKey: .type)
@@ -1796,12 +3867,16 @@ public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable {
     }
 }
 
+/// The `MCPProtocolError` schema.
+///
 /// - Remark: Generated from `#/components/schemas/MCPProtocolError`.
 public struct MCPProtocolError: Codable, Hashable, Sendable {
+    /// The `code` member.
     public var code: Swift.Int
+    /// The `message` member.
     public var message: Swift.String
 
-    /// Creates a `MCPProtocolError`.
+    /// Creates a new `MCPProtocolError`.
     ///
     /// - Parameters:
     ///   - code: The `code` member.
@@ -1820,6 +3895,10 @@ public struct MCPProtocolError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MCPProtocolError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_protocol_error", forKey: .type)
@@ -1827,6 +3906,9 @@ public struct MCPProtocolError: Codable, Hashable, Sendable {
         self.message = try container.decode(Swift.String.self, forKey: .message)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_protocol_error", forKey: .type)
@@ -1835,17 +3917,18 @@ public struct MCPProtocolError: Codable, Hashable, Sendable {
     }
 }
 
+/// The `MCPToolExecutionError` schema.
+///
 /// - Remark: Generated from `#/components/schemas/MCPToolExecutionError`.
 public struct MCPToolExecutionError: Codable, Hashable, Sendable {
+    /// The `content` member.
     public var content: JSONValue
 
-    /// Creates a `MCPToolExecutionError`.
+    /// Creates a new `MCPToolExecutionError`.
     ///
     /// - Parameters:
     ///   - content: The `content` member.
-    public init(
-        content: JSONValue
-    ) {
+    public init(content: JSONValue) {
         self.content = content
     }
 
@@ -1854,2096 +3937,22 @@ public struct MCPToolExecutionError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `MCPToolExecutionError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("mcp_tool_execution_error", forKey: .type)
         self.content = try container.decode(JSONValue.self, forKey: .content)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mcp_tool_execution_error", forKey: .type)
         try container.encode(self.content, forKey: .content)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/HTTPError`.
-public struct HTTPError: Codable, Hashable, Sendable {
-    public var code: Swift.Int
-    public var message: Swift.String
-
-    /// Creates a `HTTPError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
-    public init(
-        code: Swift.Int,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("http_error", forKey: .type)
-        self.code = try container.decode(Swift.Int.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("http_error", forKey: .type)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.message, forKey: .message)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/MCPToolCallStatus`.
-public struct MCPToolCallStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-    /// `calling`
-    public static var calling: Self { Self(rawValue: "calling") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/DetailEnum`.
-public struct DetailEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `original`
-    public static var original: Self { Self(rawValue: "original") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionCallItemStatus`.
-public struct FunctionCallItemStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// The output of a computer tool call.
-///
-/// - Remark: Generated from `#/components/schemas/ComputerCallOutputItemParam`.
-public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    /// The ID of the computer tool call that produced the output.
-    public var callID: Swift.String
-    /// A computer screenshot image used with the computer use tool.
-    public var output: ComputerScreenshotImage
-    public var acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]?
-    public var status: FunctionCallItemStatus?
-
-    /// Creates a `ComputerCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - callID: The ID of the computer tool call that produced the output.
-    ///   - output: A computer screenshot image used with the computer use tool.
-    ///   - acknowledgedSafetyChecks: The `acknowledged_safety_checks` member.
-    ///   - status: The `status` member.
-    public init(
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        output: ComputerScreenshotImage,
-        acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]? = nil,
-        status: FunctionCallItemStatus? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.output = output
-        self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case output
-        case acknowledgedSafetyChecks = "acknowledged_safety_checks"
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.output = try container.decode(ComputerScreenshotImage.self, forKey: .output)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([ComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer_call_output", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: .acknowledgedSafetyChecks)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-}
-
-/// A text input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/InputTextContentParam`.
-public struct InputTextContentParam: Codable, Hashable, Sendable {
-    /// The text input to the model.
-    public var text: Swift.String
-    public var promptCacheBreakpoint: PromptCacheBreakpointParam?
-
-    /// Creates a `InputTextContentParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        text: Swift.String,
-        promptCacheBreakpoint: PromptCacheBreakpointParam? = nil
-    ) {
-        self.text = text
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// An image input to the model. Learn about [image inputs](/docs/guides/vision)
-///
-/// - Remark: Generated from `#/components/schemas/InputImageContentParamAutoParam`.
-public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable {
-    public var imageURL: Swift.String?
-    public var fileID: Swift.String?
-    public var detail: DetailEnum?
-    public var promptCacheBreakpoint: PromptCacheBreakpointParam?
-
-    /// Creates a `InputImageContentParamAutoParam`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - detail: The `detail` member.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil,
-        detail: DetailEnum? = nil,
-        promptCacheBreakpoint: PromptCacheBreakpointParam? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageURL = "image_url"
-        case fileID = "file_id"
-        case detail
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_image", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.detail = try container.decodeIfPresent(DetailEnum.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_image", forKey: .type)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/FileDetailEnum`.
-public struct FileDetailEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// A file input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/InputFileContentParam`.
-public struct InputFileContentParam: Codable, Hashable, Sendable {
-    public var fileID: Swift.String?
-    public var filename: Swift.String?
-    public var fileData: Swift.String?
-    public var fileURL: Swift.String?
-    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public var detail: FileDetailEnum?
-    public var promptCacheBreakpoint: PromptCacheBreakpointParam?
-
-    /// Creates a `InputFileContentParam`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The `file_id` member.
-    ///   - filename: The `filename` member.
-    ///   - fileData: The `file_data` member.
-    ///   - fileURL: The `file_url` member.
-    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        fileID: Swift.String? = nil,
-        filename: Swift.String? = nil,
-        fileData: Swift.String? = nil,
-        fileURL: Swift.String? = nil,
-        detail: FileDetailEnum? = nil,
-        promptCacheBreakpoint: PromptCacheBreakpointParam? = nil
-    ) {
-        self.fileID = fileID
-        self.filename = filename
-        self.fileData = fileData
-        self.fileURL = fileURL
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case filename
-        case fileData = "file_data"
-        case fileURL = "file_url"
-        case detail
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_file", forKey: .type)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-        self.fileData = try container.decodeIfPresent(Swift.String.self, forKey: .fileData)
-        self.fileURL = try container.decodeIfPresent(Swift.String.self, forKey: .fileURL)
-        self.detail = try container.decodeIfPresent(FileDetailEnum.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_file", forKey: .type)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.filename, forKey: .filename)
-        try container.encodeIfPresent(self.fileData, forKey: .fileData)
-        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// The output of a function tool call.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam`.
-public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    public var callID: Swift.String?
-    /// Text, image, or file output of the function tool call.
-    public var output: FunctionCallOutputItemParam.Output
-    public var name: Swift.String?
-    public var namespace: Swift.String?
-    public var caller: ToolCallCallerParam?
-    public var status: FunctionCallItemStatus?
-
-    /// Creates a `FunctionCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
-    ///   - output: Text, image, or file output of the function tool call.
-    ///   - name: The `name` member.
-    ///   - namespace: The `namespace` member.
-    ///   - caller: The `caller` member.
-    ///   - status: The `status` member.
-    public init(
-        id: Swift.String? = nil,
-        callID: Swift.String? = nil,
-        output: FunctionCallOutputItemParam.Output,
-        name: Swift.String? = nil,
-        namespace: Swift.String? = nil,
-        caller: ToolCallCallerParam? = nil,
-        status: FunctionCallItemStatus? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.output = output
-        self.name = name
-        self.namespace = namespace
-        self.caller = caller
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case output
-        case name
-        case namespace
-        case caller
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.output = try container.decode(FunctionCallOutputItemParam.Output.self, forKey: .output)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function_call_output", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.callID, forKey: .callID)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.namespace, forKey: .namespace)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-
-    /// Text, image, or file output of the function tool call.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// A JSON string of the output of the function tool call.
-        case string(Swift.String)
-        /// An array of content outputs (text, image, file) for the function tool call.
-        case values([FunctionCallOutputItemParam.Output.Value])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? [FunctionCallOutputItemParam.Output.Value](from: decoder) {
-                self = .values(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .values(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// A piece of message content, such as text, an image, or a file.
-        ///
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output/oneOf/1/items`.
-        public enum Value: Codable, Hashable, Sendable {
-            /// A text input to the model. (type: `input_text`)
-            case inputText(InputTextContentParam)
-            /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
-            case inputImage(InputImageContentParamAutoParam)
-            /// A file input to the model. (type: `input_file`)
-            case inputFile(InputFileContentParam)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                    case "input_text":
-                        self = .inputText(try InputTextContentParam(from: decoder))
-                    case "input_image":
-                        self = .inputImage(try InputImageContentParamAutoParam(from: decoder))
-                    case "input_file":
-                        self = .inputFile(try InputFileContentParam(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                    case .inputText(let value): try value.encode(to: encoder)
-                    case .inputImage(let value): try value.encode(to: encoder)
-                    case .inputFile(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ToolSearchCallItemParam`.
-public struct ToolSearchCallItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    public var callID: Swift.String?
-    /// Whether tool search was executed by the server or by the client.
-    public var execution: ToolSearchExecutionType?
-    /// The arguments supplied to the tool search call.
-    public var arguments: EmptyModelParam
-    public var status: FunctionCallItemStatus?
-
-    /// Creates a `ToolSearchCallItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
-    ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - arguments: The arguments supplied to the tool search call.
-    ///   - status: The `status` member.
-    public init(
-        id: Swift.String? = nil,
-        callID: Swift.String? = nil,
-        execution: ToolSearchExecutionType? = nil,
-        arguments: EmptyModelParam,
-        status: FunctionCallItemStatus? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.execution = execution
-        self.arguments = arguments
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case execution
-        case arguments
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_call", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decodeIfPresent(ToolSearchExecutionType.self, forKey: .execution)
-        self.arguments = try container.decode(EmptyModelParam.self, forKey: .arguments)
-        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_search_call", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.execution, forKey: .execution)
-        try container.encode(self.arguments, forKey: .arguments)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ToolSearchOutputItemParam`.
-public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    public var callID: Swift.String?
-    /// Whether tool search was executed by the server or by the client.
-    public var execution: ToolSearchExecutionType?
-    /// The loaded tool definitions returned by the tool search output.
-    public var tools: [Tool]
-    public var status: FunctionCallItemStatus?
-
-    /// Creates a `ToolSearchOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
-    ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - tools: The loaded tool definitions returned by the tool search output.
-    ///   - status: The `status` member.
-    public init(
-        id: Swift.String? = nil,
-        callID: Swift.String? = nil,
-        execution: ToolSearchExecutionType? = nil,
-        tools: [Tool],
-        status: FunctionCallItemStatus? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.execution = execution
-        self.tools = tools
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case execution
-        case tools
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decodeIfPresent(ToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
-        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_search_output", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.execution, forKey: .execution)
-        try container.encode(self.tools, forKey: .tools)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/AdditionalToolsItemParam`.
-public struct AdditionalToolsItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    /// A list of additional tools made available at this item.
-    public var tools: [Tool]
-
-    /// Creates a `AdditionalToolsItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - tools: A list of additional tools made available at this item.
-    public init(
-        id: Swift.String? = nil,
-        tools: [Tool]
-    ) {
-        self.id = id
-        self.tools = tools
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case tools
-        case type
-        case role
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("additional_tools", forKey: .type)
-        try container.decodeConstant("developer", forKey: .role)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("additional_tools", forKey: .type)
-        try container.encode("developer", forKey: .role)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.tools, forKey: .tools)
-    }
-}
-
-/// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
-///
-/// - Remark: Generated from `#/components/schemas/CompactionSummaryItemParam`.
-public struct CompactionSummaryItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    /// The encrypted content of the compaction summary.
-    public var encryptedContent: Swift.String
-
-    /// Creates a `CompactionSummaryItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - encryptedContent: The encrypted content of the compaction summary.
-    public init(
-        id: Swift.String? = nil,
-        encryptedContent: Swift.String
-    ) {
-        self.id = id
-        self.encryptedContent = encryptedContent
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case encryptedContent = "encrypted_content"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("compaction", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.encryptedContent, forKey: .encryptedContent)
-    }
-}
-
-/// Commands and limits describing how to run the shell tool call.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellActionParam`.
-public struct FunctionShellActionParam: Codable, Hashable, Sendable {
-    /// Ordered shell commands for the execution environment to run.
-    public var commands: [Swift.String]
-    public var timeoutMs: Swift.Int?
-    public var maxOutputLength: Swift.Int?
-
-    /// Creates a `FunctionShellActionParam`.
-    ///
-    /// - Parameters:
-    ///   - commands: Ordered shell commands for the execution environment to run.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - maxOutputLength: The `max_output_length` member.
-    public init(
-        commands: [Swift.String],
-        timeoutMs: Swift.Int? = nil,
-        maxOutputLength: Swift.Int? = nil
-    ) {
-        self.commands = commands
-        self.timeoutMs = timeoutMs
-        self.maxOutputLength = maxOutputLength
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case commands
-        case timeoutMs = "timeout_ms"
-        case maxOutputLength = "max_output_length"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.commands, forKey: .commands)
-        try container.encodeIfPresent(self.timeoutMs, forKey: .timeoutMs)
-        try container.encodeIfPresent(self.maxOutputLength, forKey: .maxOutputLength)
-    }
-}
-
-/// Status values reported for shell tool calls.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallItemStatus`.
-public struct FunctionShellCallItemStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// A tool representing a request to execute one or more shell commands.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam`.
-public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: ToolCallCallerParam?
-    /// The shell commands and limits that describe how to run the tool call.
-    public var action: FunctionShellActionParam
-    public var status: FunctionShellCallItemStatus?
-    public var environment: FunctionShellCallItemParam.Environment?
-
-    /// Creates a `FunctionShellCallItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - action: The shell commands and limits that describe how to run the tool call.
-    ///   - status: The `status` member.
-    ///   - environment: The `environment` member.
-    public init(
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        caller: ToolCallCallerParam? = nil,
-        action: FunctionShellActionParam,
-        status: FunctionShellCallItemStatus? = nil,
-        environment: FunctionShellCallItemParam.Environment? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.action = action
-        self.status = status
-        self.environment = environment
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case caller
-        case action
-        case status
-        case environment
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.action = try container.decode(FunctionShellActionParam.self, forKey: .action)
-        self.status = try container.decodeIfPresent(FunctionShellCallItemStatus.self, forKey: .status)
-        self.environment = try container.decodeIfPresent(FunctionShellCallItemParam.Environment.self, forKey: .environment)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.action, forKey: .action)
-        try container.encodeIfPresent(self.status, forKey: .status)
-        try container.encodeIfPresent(self.environment, forKey: .environment)
-    }
-
-    /// The environment to execute the shell commands in.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
-        /// type: `local`
-        case local(LocalEnvironmentParam)
-        /// type: `container_reference`
-        case containerReference(ContainerReferenceParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "local":
-                    self = .local(try LocalEnvironmentParam(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try ContainerReferenceParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Indicates that the shell call exceeded its configured time limit.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcomeParam`.
-public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sendable {
-    /// Creates a `FunctionShellCallOutputTimeoutOutcomeParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("timeout", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("timeout", forKey: .type)
-    }
-}
-
-/// Indicates that the shell commands finished and returned an exit code.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcomeParam`.
-public struct FunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendable {
-    /// The exit code returned by the shell process.
-    public var exitCode: Swift.Int
-
-    /// Creates a `FunctionShellCallOutputExitOutcomeParam`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: The exit code returned by the shell process.
-    public init(
-        exitCode: Swift.Int
-    ) {
-        self.exitCode = exitCode
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case exitCode = "exit_code"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exit", forKey: .type)
-        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("exit", forKey: .type)
-        try container.encode(self.exitCode, forKey: .exitCode)
-    }
-}
-
-/// The exit or timeout outcome associated with this shell call.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputOutcomeParam`.
-public enum FunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable {
-    /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
-    case timeout(FunctionShellCallOutputTimeoutOutcomeParam)
-    /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
-    case exit(FunctionShellCallOutputExitOutcomeParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "timeout":
-                self = .timeout(try FunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
-            case "exit":
-                self = .exit(try FunctionShellCallOutputExitOutcomeParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .timeout(let value): try value.encode(to: encoder)
-            case .exit(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Captured stdout and stderr for a portion of a shell tool call output.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContentParam`.
-public struct FunctionShellCallOutputContentParam: Codable, Hashable, Sendable {
-    /// Captured stdout output for the shell call.
-    public var stdout: Swift.String
-    /// Captured stderr output for the shell call.
-    public var stderr: Swift.String
-    /// The exit or timeout outcome associated with this shell call.
-    public var outcome: FunctionShellCallOutputOutcomeParam
-
-    /// Creates a `FunctionShellCallOutputContentParam`.
-    ///
-    /// - Parameters:
-    ///   - stdout: Captured stdout output for the shell call.
-    ///   - stderr: Captured stderr output for the shell call.
-    ///   - outcome: The exit or timeout outcome associated with this shell call.
-    public init(
-        stdout: Swift.String,
-        stderr: Swift.String,
-        outcome: FunctionShellCallOutputOutcomeParam
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-        self.outcome = outcome
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case stdout
-        case stderr
-        case outcome
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
-        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
-        self.outcome = try container.decode(FunctionShellCallOutputOutcomeParam.self, forKey: .outcome)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.stdout, forKey: .stdout)
-        try container.encode(self.stderr, forKey: .stderr)
-        try container.encode(self.outcome, forKey: .outcome)
-    }
-}
-
-/// The streamed output items emitted by a shell tool call.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputItemParam`.
-public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: ToolCallCallerParam?
-    /// Captured chunks of stdout and stderr output, along with their associated outcomes.
-    public var output: [FunctionShellCallOutputContentParam]
-    public var status: FunctionShellCallItemStatus?
-    public var maxOutputLength: Swift.Int?
-
-    /// Creates a `FunctionShellCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - output: Captured chunks of stdout and stderr output, along with their associated outcomes.
-    ///   - status: The `status` member.
-    ///   - maxOutputLength: The `max_output_length` member.
-    public init(
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        caller: ToolCallCallerParam? = nil,
-        output: [FunctionShellCallOutputContentParam],
-        status: FunctionShellCallItemStatus? = nil,
-        maxOutputLength: Swift.Int? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.output = output
-        self.status = status
-        self.maxOutputLength = maxOutputLength
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case caller
-        case output
-        case status
-        case maxOutputLength = "max_output_length"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decodeIfPresent([FunctionShellCallOutputContentParam].self, forKey: .output) ?? []
-        self.status = try container.decodeIfPresent(FunctionShellCallItemStatus.self, forKey: .status)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call_output", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.status, forKey: .status)
-        try container.encodeIfPresent(self.maxOutputLength, forKey: .maxOutputLength)
-    }
-}
-
-/// Status values reported for apply_patch tool calls.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchCallStatusParam`.
-public struct ApplyPatchCallStatusParam: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
-
-/// Instruction for creating a new file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperationParam`.
-public struct ApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable {
-    /// Path of the file to create relative to the workspace root.
-    public var path: Swift.String
-    /// Unified diff content to apply when creating the file.
-    public var diff: Swift.String
-
-    /// Creates a `ApplyPatchCreateFileOperationParam`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to create relative to the workspace root.
-    ///   - diff: Unified diff content to apply when creating the file.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("create_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("create_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// Instruction for deleting an existing file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperationParam`.
-public struct ApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable {
-    /// Path of the file to delete relative to the workspace root.
-    public var path: Swift.String
-
-    /// Creates a `ApplyPatchDeleteFileOperationParam`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to delete relative to the workspace root.
-    public init(
-        path: Swift.String
-    ) {
-        self.path = path
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("delete_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("delete_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-    }
-}
-
-/// Instruction for updating an existing file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperationParam`.
-public struct ApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable {
-    /// Path of the file to update relative to the workspace root.
-    public var path: Swift.String
-    /// Unified diff content to apply to the existing file.
-    public var diff: Swift.String
-
-    /// Creates a `ApplyPatchUpdateFileOperationParam`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to update relative to the workspace root.
-    ///   - diff: Unified diff content to apply to the existing file.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("update_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("update_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// One of the create_file, delete_file, or update_file operations supplied to the apply_patch tool.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchOperationParam`.
-public enum ApplyPatchOperationParam: Codable, Hashable, Sendable {
-    /// Instruction for creating a new file via the apply_patch tool. (type: `create_file`)
-    case createFile(ApplyPatchCreateFileOperationParam)
-    /// Instruction for deleting an existing file via the apply_patch tool. (type: `delete_file`)
-    case deleteFile(ApplyPatchDeleteFileOperationParam)
-    /// Instruction for updating an existing file via the apply_patch tool. (type: `update_file`)
-    case updateFile(ApplyPatchUpdateFileOperationParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "create_file":
-                self = .createFile(try ApplyPatchCreateFileOperationParam(from: decoder))
-            case "delete_file":
-                self = .deleteFile(try ApplyPatchDeleteFileOperationParam(from: decoder))
-            case "update_file":
-                self = .updateFile(try ApplyPatchUpdateFileOperationParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .createFile(let value): try value.encode(to: encoder)
-            case .deleteFile(let value): try value.encode(to: encoder)
-            case .updateFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A tool call representing a request to create, delete, or update files using diff patches.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallItemParam`.
-public struct ApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: ToolCallCallerParam?
-    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
-    public var status: ApplyPatchCallStatusParam
-    /// The specific create, delete, or update instruction for the apply_patch tool call.
-    public var operation: ApplyPatchOperationParam
-
-    /// Creates a `ApplyPatchToolCallItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
-    ///   - operation: The specific create, delete, or update instruction for the apply_patch tool call.
-    public init(
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        caller: ToolCallCallerParam? = nil,
-        status: ApplyPatchCallStatusParam,
-        operation: ApplyPatchOperationParam
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.operation = operation
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case operation
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decode(ApplyPatchCallStatusParam.self, forKey: .status)
-        self.operation = try container.decode(ApplyPatchOperationParam.self, forKey: .operation)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.operation, forKey: .operation)
-    }
-}
-
-/// Outcome values reported for apply_patch tool call outputs.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchCallOutputStatusParam`.
-public struct ApplyPatchCallOutputStatusParam: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// The streamed output emitted by an apply patch tool call.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallOutputItemParam`.
-public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
-    public var id: Swift.String?
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: ToolCallCallerParam?
-    /// The status of the apply patch tool call output. One of `completed` or `failed`.
-    public var status: ApplyPatchCallOutputStatusParam
-    public var output: Swift.String?
-
-    /// Creates a `ApplyPatchToolCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
-    ///   - output: The `output` member.
-    public init(
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        caller: ToolCallCallerParam? = nil,
-        status: ApplyPatchCallOutputStatusParam,
-        output: Swift.String? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decode(ApplyPatchCallOutputStatusParam.self, forKey: .status)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call_output", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.output, forKey: .output)
-    }
-}
-
-/// Compacts the current context. Must be the final input item.
-///
-/// - Remark: Generated from `#/components/schemas/CompactionTriggerItemParam`.
-public struct CompactionTriggerItemParam: Codable, Hashable, Sendable {
-    /// Creates a `CompactionTriggerItemParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction_trigger", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("compaction_trigger", forKey: .type)
-    }
-}
-
-/// An internal identifier for an item to reference.
-///
-/// - Remark: Generated from `#/components/schemas/ItemReferenceParam`.
-public struct ItemReferenceParam: Codable, Hashable, Sendable {
-    /// The ID of the item to reference.
-    public var id: Swift.String
-
-    /// Creates a `ItemReferenceParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The ID of the item to reference.
-    public init(
-        id: Swift.String
-    ) {
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("item_reference", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("item_reference", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/ProgramItemParam`.
-public struct ProgramItemParam: Codable, Hashable, Sendable {
-    /// The unique ID of this program item.
-    public var id: Swift.String
-    /// The stable call ID of the program item.
-    public var callID: Swift.String
-    /// The JavaScript source executed by programmatic tool calling.
-    public var code: Swift.String
-    /// Opaque program replay fingerprint that must be round-tripped.
-    public var fingerprint: Swift.String
-
-    /// Creates a `ProgramItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of this program item.
-    ///   - callID: The stable call ID of the program item.
-    ///   - code: The JavaScript source executed by programmatic tool calling.
-    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        code: Swift.String,
-        fingerprint: Swift.String
-    ) {
-        self.id = id
-        self.callID = callID
-        self.code = code
-        self.fingerprint = fingerprint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case code
-        case fingerprint
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.fingerprint, forKey: .fingerprint)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ProgramOutputItemStatus`.
-public struct ProgramOutputItemStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// - Remark: Generated from `#/components/schemas/ProgramOutputItemParam`.
-public struct ProgramOutputItemParam: Codable, Hashable, Sendable {
-    /// The unique ID of this program output item.
-    public var id: Swift.String
-    /// The call ID of the program item.
-    public var callID: Swift.String
-    /// The result produced by the program item.
-    public var result: Swift.String
-    /// The terminal status of the program output.
-    public var status: ProgramOutputItemStatus
-
-    /// Creates a `ProgramOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of this program output item.
-    ///   - callID: The call ID of the program item.
-    ///   - result: The result produced by the program item.
-    ///   - status: The terminal status of the program output.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        result: Swift.String,
-        status: ProgramOutputItemStatus
-    ) {
-        self.id = id
-        self.callID = callID
-        self.result = result
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case result
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.result = try container.decode(Swift.String.self, forKey: .result)
-        self.status = try container.decode(ProgramOutputItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program_output", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.result, forKey: .result)
-        try container.encode(self.status, forKey: .status)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/SpecificProgrammaticToolCallingParam`.
-public struct SpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable {
-    /// Creates a `SpecificProgrammaticToolCallingParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("programmatic_tool_calling", forKey: .type)
-    }
-}
-
-/// Forces the model to call the apply_patch tool when executing a tool call.
-///
-/// - Remark: Generated from `#/components/schemas/SpecificApplyPatchParam`.
-public struct SpecificApplyPatchParam: Codable, Hashable, Sendable {
-    /// Creates a `SpecificApplyPatchParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch", forKey: .type)
-    }
-}
-
-/// Forces the model to call the shell tool when a tool call is required.
-///
-/// - Remark: Generated from `#/components/schemas/SpecificFunctionShellParam`.
-public struct SpecificFunctionShellParam: Codable, Hashable, Sendable {
-    /// Creates a `SpecificFunctionShellParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell", forKey: .type)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ReasoningModeEnum`.
-public struct ReasoningModeEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `standard`
-    public static var standard: Self { Self(rawValue: "standard") }
-
-    /// `pro`
-    public static var pro: Self { Self(rawValue: "pro") }
-}
-
-/// The conversation that this response belongs to.
-///
-/// - Remark: Generated from `#/components/schemas/ConversationParam-2`.
-public struct ConversationParam2: Codable, Hashable, Sendable {
-    /// The unique ID of the conversation.
-    public var id: Swift.String
-
-    /// Creates a `ConversationParam2`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the conversation.
-    public init(
-        id: Swift.String
-    ) {
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/OrderEnum`.
-public struct OrderEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `asc`
-    public static var asc: Self { Self(rawValue: "asc") }
-
-    /// `desc`
-    public static var desc: Self { Self(rawValue: "desc") }
-}
-
-/// How the model should select which tool (or tools) to use when generating
-/// a response. See the `tools` parameter to see how to specify which tools
-/// the model can call.
-///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolChoiceParam`.
-public enum BetaToolChoiceParam: Codable, Hashable, Sendable {
-    /// Controls which (if any) tool is called by the model.
-    case toolChoiceOptions(BetaToolChoiceOptions)
-    /// Constrains the tools available to the model to a pre-defined set.
-    case toolChoiceAllowed(BetaToolChoiceAllowed)
-    /// Indicates that the model should use a built-in tool to generate a response.
-    case toolChoiceTypes(BetaToolChoiceTypes)
-    /// Use this option to force the model to call a specific function.
-    case toolChoiceFunction(BetaToolChoiceFunction)
-    /// Use this option to force the model to call a specific tool on a remote MCP server.
-    case toolChoiceMCP(BetaToolChoiceMCP)
-    /// Use this option to force the model to call a specific custom tool.
-    case toolChoiceCustom(BetaToolChoiceCustom)
-    case specificProgrammaticToolCallingParam(BetaSpecificProgrammaticToolCallingParam)
-    /// Forces the model to call the apply_patch tool when executing a tool call.
-    case specificApplyPatchParam(BetaSpecificApplyPatchParam)
-    /// Forces the model to call the shell tool when a tool call is required.
-    case specificFunctionShellParam(BetaSpecificFunctionShellParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        if let value = try? BetaToolChoiceOptions(from: decoder) {
-            self = .toolChoiceOptions(value)
-            return
-        }
-        if let value = try? BetaToolChoiceAllowed(from: decoder) {
-            self = .toolChoiceAllowed(value)
-            return
-        }
-        if let value = try? BetaToolChoiceTypes(from: decoder) {
-            self = .toolChoiceTypes(value)
-            return
-        }
-        if let value = try? BetaToolChoiceFunction(from: decoder) {
-            self = .toolChoiceFunction(value)
-            return
-        }
-        if let value = try? BetaToolChoiceMCP(from: decoder) {
-            self = .toolChoiceMCP(value)
-            return
-        }
-        if let value = try? BetaToolChoiceCustom(from: decoder) {
-            self = .toolChoiceCustom(value)
-            return
-        }
-        if let value = try? BetaSpecificProgrammaticToolCallingParam(from: decoder) {
-            self = .specificProgrammaticToolCallingParam(value)
-            return
-        }
-        if let value = try? BetaSpecificApplyPatchParam(from: decoder) {
-            self = .specificApplyPatchParam(value)
-            return
-        }
-        if let value = try? BetaSpecificFunctionShellParam(from: decoder) {
-            self = .specificFunctionShellParam(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .toolChoiceOptions(let value): try value.encode(to: encoder)
-            case .toolChoiceAllowed(let value): try value.encode(to: encoder)
-            case .toolChoiceTypes(let value): try value.encode(to: encoder)
-            case .toolChoiceFunction(let value): try value.encode(to: encoder)
-            case .toolChoiceMCP(let value): try value.encode(to: encoder)
-            case .toolChoiceCustom(let value): try value.encode(to: encoder)
-            case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
-            case .specificApplyPatchParam(let value): try value.encode(to: encoder)
-            case .specificFunctionShellParam(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Forces the model to call the shell tool when a tool call is required.
-///
-/// - Remark: Generated from `#/components/schemas/BetaSpecificFunctionShellParam`.
-public struct BetaSpecificFunctionShellParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaSpecificFunctionShellParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell", forKey: .type)
-    }
-}
-
-/// Forces the model to call the apply_patch tool when executing a tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaSpecificApplyPatchParam`.
-public struct BetaSpecificApplyPatchParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaSpecificApplyPatchParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch", forKey: .type)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaSpecificProgrammaticToolCallingParam`.
-public struct BetaSpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaSpecificProgrammaticToolCallingParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("programmatic_tool_calling", forKey: .type)
-    }
-}
-
-/// Use this option to force the model to call a specific custom tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolChoiceCustom`.
-public struct BetaToolChoiceCustom: Codable, Hashable, Sendable {
-    /// The name of the custom tool to call.
-    public var name: Swift.String
-
-    /// Creates a `BetaToolChoiceCustom`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the custom tool to call.
-    public init(
-        name: Swift.String
-    ) {
-        self.name = name
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("custom", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-    }
-}
-
-/// Use this option to force the model to call a specific tool on a remote MCP server.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolChoiceMCP`.
-public struct BetaToolChoiceMCP: Codable, Hashable, Sendable {
-    /// The label of the MCP server to use.
-    public var serverLabel: Swift.String
-    public var name: Swift.String?
-
-    /// Creates a `BetaToolChoiceMCP`.
-    ///
-    /// - Parameters:
-    ///   - serverLabel: The label of the MCP server to use.
-    ///   - name: The `name` member.
-    public init(
-        serverLabel: Swift.String,
-        name: Swift.String? = nil
-    ) {
-        self.serverLabel = serverLabel
-        self.name = name
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case serverLabel = "server_label"
-        case name
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp", forKey: .type)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp", forKey: .type)
-        try container.encode(self.serverLabel, forKey: .serverLabel)
-        try container.encodeIfPresent(self.name, forKey: .name)
-    }
-}
-
-/// Use this option to force the model to call a specific function.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolChoiceFunction`.
-public struct BetaToolChoiceFunction: Codable, Hashable, Sendable {
-    /// The name of the function to call.
-    public var name: Swift.String
-
-    /// Creates a `BetaToolChoiceFunction`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the function to call.
-    public init(
-        name: Swift.String
-    ) {
-        self.name = name
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-    }
-}
-
-/// Indicates that the model should use a built-in tool to generate a response.
-/// [Learn more about built-in tools](/docs/guides/tools).
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes`.
-public struct BetaToolChoiceTypes: Codable, Hashable, Sendable {
-    /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](/docs/guides/tools).
-    ///
-    /// Allowed values are:
-    /// - `file_search`
-    /// - `web_search_preview`
-    /// - `computer`
-    /// - `computer_use_preview`
-    /// - `computer_use`
-    /// - `code_interpreter`
-    /// - `image_generation`
-    public var type: BetaToolChoiceTypes.TypeValue
-
-    /// Creates a `BetaToolChoiceTypes`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of hosted tool the model should to use. Learn more about
-    public init(
-        type: BetaToolChoiceTypes.TypeValue
-    ) {
-        self.type = type
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(BetaToolChoiceTypes.TypeValue.self, forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-    }
-
-    /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](/docs/guides/tools).
-    ///
-    /// Allowed values are:
-    /// - `file_search`
-    /// - `web_search_preview`
-    /// - `computer`
-    /// - `computer_use_preview`
-    /// - `computer_use`
-    /// - `code_interpreter`
-    /// - `image_generation`
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes/properties/type`.
-    public struct TypeValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `file_search`
-        public static var fileSearch: Self { Self(rawValue: "file_search") }
-
-        /// `web_search_preview`
-        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
-
-        /// `computer`
-        public static var computer: Self { Self(rawValue: "computer") }
-
-        /// `computer_use_preview`
-        public static var computerUsePreview: Self { Self(rawValue: "computer_use_preview") }
-
-        /// `computer_use`
-        public static var computerUse: Self { Self(rawValue: "computer_use") }
-
-        /// `web_search_preview_2025_03_11`
-        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
-
-        /// `image_generation`
-        public static var imageGeneration: Self { Self(rawValue: "image_generation") }
-
-        /// `code_interpreter`
-        public static var codeInterpreter: Self { Self(rawValue: "code_interpreter") }
     }
 }

@@ -3,6 +3,2458 @@
 
 import Foundation
 
+/// The `HTTPError` schema.
+///
+/// - Remark: Generated from `#/components/schemas/HTTPError`.
+public struct HTTPError: Codable, Hashable, Sendable {
+    /// The `code` member.
+    public var code: Swift.Int
+    /// The `message` member.
+    public var message: Swift.String
+
+    /// Creates a new `HTTPError`.
+    ///
+    /// - Parameters:
+    ///   - code: The `code` member.
+    ///   - message: The `message` member.
+    public init(
+        code: Swift.Int,
+        message: Swift.String
+    ) {
+        self.code = code
+        self.message = message
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case code
+        case message
+        case type
+    }
+
+    /// Decodes a `HTTPError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("http_error", forKey: .type)
+        self.code = try container.decode(Swift.Int.self, forKey: .code)
+        self.message = try container.decode(Swift.String.self, forKey: .message)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("http_error", forKey: .type)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.message, forKey: .message)
+    }
+}
+
+/// The `MCPToolCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/MCPToolCallStatus`.
+public struct MCPToolCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+
+    /// `calling`
+    public static var calling: Self { Self(rawValue: "calling") }
+
+    /// `failed`
+    public static var failed: Self { Self(rawValue: "failed") }
+}
+
+/// The `DetailEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/DetailEnum`.
+public struct DetailEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `original`
+    public static var original: Self { Self(rawValue: "original") }
+}
+
+/// The `FunctionCallItemStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionCallItemStatus`.
+public struct FunctionCallItemStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// The output of a computer tool call.
+///
+/// - Remark: Generated from `#/components/schemas/ComputerCallOutputItemParam`.
+public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The ID of the computer tool call that produced the output.
+    public var callID: Swift.String
+    /// A computer screenshot image used with the computer use tool.
+    public var output: ComputerScreenshotImage
+    /// The `acknowledged_safety_checks` member.
+    public var acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]?
+    /// The `status` member.
+    public var status: FunctionCallItemStatus?
+
+    /// Creates a new `ComputerCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The ID of the computer tool call that produced the output.
+    ///   - output: A computer screenshot image used with the computer use tool.
+    ///   - id: The `id` member.
+    ///   - acknowledgedSafetyChecks: The `acknowledged_safety_checks` member.
+    ///   - status: The `status` member.
+    public init(
+        callID: Swift.String,
+        output: ComputerScreenshotImage,
+        id: Swift.String? = nil,
+        acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]? = nil,
+        status: FunctionCallItemStatus? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.output = output
+        self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case output
+        case acknowledgedSafetyChecks = "acknowledged_safety_checks"
+        case status
+        case type
+    }
+
+    /// Decodes a `ComputerCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("computer_call_output", forKey: .type)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.output = try container.decode(ComputerScreenshotImage.self, forKey: .output)
+        self.acknowledgedSafetyChecks = try container.decodeIfPresent([ComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
+        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("computer_call_output", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.output, forKey: .output)
+        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: .acknowledgedSafetyChecks)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+}
+
+/// A text input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/InputTextContentParam`.
+public struct InputTextContentParam: Codable, Hashable, Sendable {
+    /// The text input to the model.
+    public var text: Swift.String
+    /// The `prompt_cache_breakpoint` member.
+    public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+
+    /// Creates a new `InputTextContentParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text input to the model.
+    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    public init(
+        text: Swift.String,
+        promptCacheBreakpoint: PromptCacheBreakpointParam? = nil
+    ) {
+        self.text = text
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes a `InputTextContentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("input_text", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// An image input to the model. Learn about [image inputs](/docs/guides/vision)
+///
+/// - Remark: Generated from `#/components/schemas/InputImageContentParamAutoParam`.
+public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable {
+    /// The `image_url` member.
+    public var imageURL: Swift.String?
+    /// The `file_id` member.
+    public var fileID: Swift.String?
+    /// The `detail` member.
+    public var detail: DetailEnum?
+    /// The `prompt_cache_breakpoint` member.
+    public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+
+    /// Creates a new `InputImageContentParamAutoParam`.
+    ///
+    /// - Parameters:
+    ///   - imageURL: The `image_url` member.
+    ///   - fileID: The `file_id` member.
+    ///   - detail: The `detail` member.
+    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    public init(
+        imageURL: Swift.String? = nil,
+        fileID: Swift.String? = nil,
+        detail: DetailEnum? = nil,
+        promptCacheBreakpoint: PromptCacheBreakpointParam? = nil
+    ) {
+        self.imageURL = imageURL
+        self.fileID = fileID
+        self.detail = detail
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case imageURL = "image_url"
+        case fileID = "file_id"
+        case detail
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes a `InputImageContentParamAutoParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("input_image", forKey: .type)
+        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
+        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        self.detail = try container.decodeIfPresent(DetailEnum.self, forKey: .detail)
+        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_image", forKey: .type)
+        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// The `FileDetailEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/FileDetailEnum`.
+public struct FileDetailEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+}
+
+/// A file input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/InputFileContentParam`.
+public struct InputFileContentParam: Codable, Hashable, Sendable {
+    /// The `file_id` member.
+    public var fileID: Swift.String?
+    /// The `filename` member.
+    public var filename: Swift.String?
+    /// The `file_data` member.
+    public var fileData: Swift.String?
+    /// The `file_url` member.
+    public var fileURL: Swift.String?
+    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    public var detail: FileDetailEnum?
+    /// The `prompt_cache_breakpoint` member.
+    public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+
+    /// Creates a new `InputFileContentParam`.
+    ///
+    /// - Parameters:
+    ///   - fileID: The `file_id` member.
+    ///   - filename: The `filename` member.
+    ///   - fileData: The `file_data` member.
+    ///   - fileURL: The `file_url` member.
+    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    public init(
+        fileID: Swift.String? = nil,
+        filename: Swift.String? = nil,
+        fileData: Swift.String? = nil,
+        fileURL: Swift.String? = nil,
+        detail: FileDetailEnum? = nil,
+        promptCacheBreakpoint: PromptCacheBreakpointParam? = nil
+    ) {
+        self.fileID = fileID
+        self.filename = filename
+        self.fileData = fileData
+        self.fileURL = fileURL
+        self.detail = detail
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileID = "file_id"
+        case filename
+        case fileData = "file_data"
+        case fileURL = "file_url"
+        case detail
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes a `InputFileContentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("input_file", forKey: .type)
+        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
+        self.fileData = try container.decodeIfPresent(Swift.String.self, forKey: .fileData)
+        self.fileURL = try container.decodeIfPresent(Swift.String.self, forKey: .fileURL)
+        self.detail = try container.decodeIfPresent(FileDetailEnum.self, forKey: .detail)
+        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_file", forKey: .type)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.filename, forKey: .filename)
+        try container.encodeIfPresent(self.fileData, forKey: .fileData)
+        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// The output of a function tool call.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam`.
+public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The `call_id` member.
+    public var callID: Swift.String?
+    /// Text, image, or file output of the function tool call.
+    public var output: FunctionCallOutputItemParam.Output
+    /// The `name` member.
+    public var name: Swift.String?
+    /// The `namespace` member.
+    public var namespace: Swift.String?
+    /// The `caller` member.
+    public var caller: ToolCallCallerParam?
+    /// The `status` member.
+    public var status: FunctionCallItemStatus?
+
+    /// Creates a new `FunctionCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - output: Text, image, or file output of the function tool call.
+    ///   - id: The `id` member.
+    ///   - callID: The `call_id` member.
+    ///   - name: The `name` member.
+    ///   - namespace: The `namespace` member.
+    ///   - caller: The `caller` member.
+    ///   - status: The `status` member.
+    public init(
+        output: FunctionCallOutputItemParam.Output,
+        id: Swift.String? = nil,
+        callID: Swift.String? = nil,
+        name: Swift.String? = nil,
+        namespace: Swift.String? = nil,
+        caller: ToolCallCallerParam? = nil,
+        status: FunctionCallItemStatus? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.output = output
+        self.name = name
+        self.namespace = namespace
+        self.caller = caller
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case output
+        case name
+        case namespace
+        case caller
+        case status
+        case type
+    }
+
+    /// Decodes a `FunctionCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("function_call_output", forKey: .type)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
+        self.output = try container.decode(FunctionCallOutputItemParam.Output.self, forKey: .output)
+        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
+        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
+        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function_call_output", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.callID, forKey: .callID)
+        try container.encode(self.output, forKey: .output)
+        try container.encodeIfPresent(self.name, forKey: .name)
+        try container.encodeIfPresent(self.namespace, forKey: .namespace)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+
+    /// Text, image, or file output of the function tool call.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output`.
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        /// A JSON string of the output of the function tool call.
+        case string(Swift.String)
+        /// An array of content outputs (text, image, file) for the function tool call.
+        case values([FunctionCallOutputItemParam.Output.Value])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? Swift.String(from: decoder) {
+                self = .string(value)
+                return
+            }
+            if let value = try? [FunctionCallOutputItemParam.Output.Value](from: decoder) {
+                self = .values(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .string(let value): try value.encode(to: encoder)
+                case .values(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// A piece of message content, such as text, an image, or a file.
+        ///
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output/oneOf/1/items`.
+        public enum Value: Codable, Hashable, Sendable {
+            /// A text input to the model. (type: `input_text`)
+            case inputText(InputTextContentParam)
+            /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
+            case inputImage(InputImageContentParamAutoParam)
+            /// A file input to the model. (type: `input_file`)
+            case inputFile(InputFileContentParam)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                    case "input_text":
+                        self = .inputText(try InputTextContentParam(from: decoder))
+                    case "input_image":
+                        self = .inputImage(try InputImageContentParamAutoParam(from: decoder))
+                    case "input_file":
+                        self = .inputFile(try InputFileContentParam(from: decoder))
+                    default:
+                        self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                    case .inputText(let value): try value.encode(to: encoder)
+                    case .inputImage(let value): try value.encode(to: encoder)
+                    case .inputFile(let value): try value.encode(to: encoder)
+                    case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// The `ToolSearchCallItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ToolSearchCallItemParam`.
+public struct ToolSearchCallItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The `call_id` member.
+    public var callID: Swift.String?
+    /// Whether tool search was executed by the server or by the client.
+    public var execution: ToolSearchExecutionType?
+    /// The arguments supplied to the tool search call.
+    public var arguments: EmptyModelParam
+    /// The `status` member.
+    public var status: FunctionCallItemStatus?
+
+    /// Creates a new `ToolSearchCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments supplied to the tool search call.
+    ///   - id: The `id` member.
+    ///   - callID: The `call_id` member.
+    ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - status: The `status` member.
+    public init(
+        arguments: EmptyModelParam,
+        id: Swift.String? = nil,
+        callID: Swift.String? = nil,
+        execution: ToolSearchExecutionType? = nil,
+        status: FunctionCallItemStatus? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.execution = execution
+        self.arguments = arguments
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case execution
+        case arguments
+        case status
+        case type
+    }
+
+    /// Decodes a `ToolSearchCallItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("tool_search_call", forKey: .type)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
+        self.execution = try container.decodeIfPresent(ToolSearchExecutionType.self, forKey: .execution)
+        self.arguments = try container.decode(EmptyModelParam.self, forKey: .arguments)
+        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("tool_search_call", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.execution, forKey: .execution)
+        try container.encode(self.arguments, forKey: .arguments)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+}
+
+/// The `ToolSearchOutputItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ToolSearchOutputItemParam`.
+public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The `call_id` member.
+    public var callID: Swift.String?
+    /// Whether tool search was executed by the server or by the client.
+    public var execution: ToolSearchExecutionType?
+    /// The loaded tool definitions returned by the tool search output.
+    public var tools: [Tool]
+    /// The `status` member.
+    public var status: FunctionCallItemStatus?
+
+    /// Creates a new `ToolSearchOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - tools: The loaded tool definitions returned by the tool search output.
+    ///   - id: The `id` member.
+    ///   - callID: The `call_id` member.
+    ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - status: The `status` member.
+    public init(
+        tools: [Tool],
+        id: Swift.String? = nil,
+        callID: Swift.String? = nil,
+        execution: ToolSearchExecutionType? = nil,
+        status: FunctionCallItemStatus? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.execution = execution
+        self.tools = tools
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case execution
+        case tools
+        case status
+        case type
+    }
+
+    /// Decodes a `ToolSearchOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("tool_search_output", forKey: .type)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
+        self.execution = try container.decodeIfPresent(ToolSearchExecutionType.self, forKey: .execution)
+        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
+        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("tool_search_output", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.execution, forKey: .execution)
+        try container.encode(self.tools, forKey: .tools)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+}
+
+/// The `AdditionalToolsItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/AdditionalToolsItemParam`.
+public struct AdditionalToolsItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// A list of additional tools made available at this item.
+    public var tools: [Tool]
+
+    /// Creates a new `AdditionalToolsItemParam`.
+    ///
+    /// - Parameters:
+    ///   - tools: A list of additional tools made available at this item.
+    ///   - id: The `id` member.
+    public init(
+        tools: [Tool],
+        id: Swift.String? = nil
+    ) {
+        self.id = id
+        self.tools = tools
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case tools
+        case type
+        case role
+    }
+
+    /// Decodes a `AdditionalToolsItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("additional_tools", forKey: .type)
+        try container.decodeConstant("developer", forKey: .role)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("additional_tools", forKey: .type)
+        try container.encode("developer", forKey: .role)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.tools, forKey: .tools)
+    }
+}
+
+/// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
+///
+/// - Remark: Generated from `#/components/schemas/CompactionSummaryItemParam`.
+public struct CompactionSummaryItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The encrypted content of the compaction summary.
+    public var encryptedContent: Swift.String
+
+    /// Creates a new `CompactionSummaryItemParam`.
+    ///
+    /// - Parameters:
+    ///   - encryptedContent: The encrypted content of the compaction summary.
+    ///   - id: The `id` member.
+    public init(
+        encryptedContent: Swift.String,
+        id: Swift.String? = nil
+    ) {
+        self.id = id
+        self.encryptedContent = encryptedContent
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case encryptedContent = "encrypted_content"
+        case type
+    }
+
+    /// Decodes a `CompactionSummaryItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("compaction", forKey: .type)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("compaction", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.encryptedContent, forKey: .encryptedContent)
+    }
+}
+
+/// Commands and limits describing how to run the shell tool call.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellActionParam`.
+public struct FunctionShellActionParam: Codable, Hashable, Sendable {
+    /// Ordered shell commands for the execution environment to run.
+    public var commands: [Swift.String]
+    /// The `timeout_ms` member.
+    public var timeoutMs: Swift.Int?
+    /// The `max_output_length` member.
+    public var maxOutputLength: Swift.Int?
+
+    /// Creates a new `FunctionShellActionParam`.
+    ///
+    /// - Parameters:
+    ///   - commands: Ordered shell commands for the execution environment to run.
+    ///   - timeoutMs: The `timeout_ms` member.
+    ///   - maxOutputLength: The `max_output_length` member.
+    public init(
+        commands: [Swift.String],
+        timeoutMs: Swift.Int? = nil,
+        maxOutputLength: Swift.Int? = nil
+    ) {
+        self.commands = commands
+        self.timeoutMs = timeoutMs
+        self.maxOutputLength = maxOutputLength
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case commands
+        case timeoutMs = "timeout_ms"
+        case maxOutputLength = "max_output_length"
+    }
+
+    /// Decodes a `FunctionShellActionParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
+        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
+        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.commands, forKey: .commands)
+        try container.encodeIfPresent(self.timeoutMs, forKey: .timeoutMs)
+        try container.encodeIfPresent(self.maxOutputLength, forKey: .maxOutputLength)
+    }
+}
+
+/// Status values reported for shell tool calls.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallItemStatus`.
+public struct FunctionShellCallItemStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// A tool representing a request to execute one or more shell commands.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam`.
+public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: ToolCallCallerParam?
+    /// The shell commands and limits that describe how to run the tool call.
+    public var action: FunctionShellActionParam
+    /// The `status` member.
+    public var status: FunctionShellCallItemStatus?
+    /// The `environment` member.
+    public var environment: FunctionShellCallItemParam.Environment?
+
+    /// Creates a new `FunctionShellCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - action: The shell commands and limits that describe how to run the tool call.
+    ///   - id: The `id` member.
+    ///   - caller: The `caller` member.
+    ///   - status: The `status` member.
+    ///   - environment: The `environment` member.
+    public init(
+        callID: Swift.String,
+        action: FunctionShellActionParam,
+        id: Swift.String? = nil,
+        caller: ToolCallCallerParam? = nil,
+        status: FunctionShellCallItemStatus? = nil,
+        environment: FunctionShellCallItemParam.Environment? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.action = action
+        self.status = status
+        self.environment = environment
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case caller
+        case action
+        case status
+        case environment
+        case type
+    }
+
+    /// Decodes a `FunctionShellCallItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell_call", forKey: .type)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
+        self.action = try container.decode(FunctionShellActionParam.self, forKey: .action)
+        self.status = try container.decodeIfPresent(FunctionShellCallItemStatus.self, forKey: .status)
+        self.environment = try container.decodeIfPresent(FunctionShellCallItemParam.Environment.self, forKey: .environment)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.action, forKey: .action)
+        try container.encodeIfPresent(self.status, forKey: .status)
+        try container.encodeIfPresent(self.environment, forKey: .environment)
+    }
+
+    /// The environment to execute the shell commands in.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam/properties/environment/anyOf/0`.
+    public enum Environment: Codable, Hashable, Sendable {
+        /// type: `local`
+        case local(LocalEnvironmentParam)
+        /// type: `container_reference`
+        case containerReference(ContainerReferenceParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "local":
+                    self = .local(try LocalEnvironmentParam(from: decoder))
+                case "container_reference":
+                    self = .containerReference(try ContainerReferenceParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .local(let value): try value.encode(to: encoder)
+                case .containerReference(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Indicates that the shell call exceeded its configured time limit.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcomeParam`.
+public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sendable {
+    /// Creates a new `FunctionShellCallOutputTimeoutOutcomeParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `FunctionShellCallOutputTimeoutOutcomeParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("timeout", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("timeout", forKey: .type)
+    }
+}
+
+/// Indicates that the shell commands finished and returned an exit code.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcomeParam`.
+public struct FunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendable {
+    /// The exit code returned by the shell process.
+    public var exitCode: Swift.Int
+
+    /// Creates a new `FunctionShellCallOutputExitOutcomeParam`.
+    ///
+    /// - Parameters:
+    ///   - exitCode: The exit code returned by the shell process.
+    public init(exitCode: Swift.Int) {
+        self.exitCode = exitCode
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case exitCode = "exit_code"
+        case type
+    }
+
+    /// Decodes a `FunctionShellCallOutputExitOutcomeParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("exit", forKey: .type)
+        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("exit", forKey: .type)
+        try container.encode(self.exitCode, forKey: .exitCode)
+    }
+}
+
+/// The exit or timeout outcome associated with this shell call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputOutcomeParam`.
+public enum FunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable {
+    /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
+    case timeout(FunctionShellCallOutputTimeoutOutcomeParam)
+    /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
+    case exit(FunctionShellCallOutputExitOutcomeParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "timeout":
+                self = .timeout(try FunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
+            case "exit":
+                self = .exit(try FunctionShellCallOutputExitOutcomeParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .timeout(let value): try value.encode(to: encoder)
+            case .exit(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Captured stdout and stderr for a portion of a shell tool call output.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContentParam`.
+public struct FunctionShellCallOutputContentParam: Codable, Hashable, Sendable {
+    /// Captured stdout output for the shell call.
+    public var stdout: Swift.String
+    /// Captured stderr output for the shell call.
+    public var stderr: Swift.String
+    /// The exit or timeout outcome associated with this shell call.
+    public var outcome: FunctionShellCallOutputOutcomeParam
+
+    /// Creates a new `FunctionShellCallOutputContentParam`.
+    ///
+    /// - Parameters:
+    ///   - stdout: Captured stdout output for the shell call.
+    ///   - stderr: Captured stderr output for the shell call.
+    ///   - outcome: The exit or timeout outcome associated with this shell call.
+    public init(
+        stdout: Swift.String,
+        stderr: Swift.String,
+        outcome: FunctionShellCallOutputOutcomeParam
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.outcome = outcome
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case stdout
+        case stderr
+        case outcome
+    }
+
+    /// Decodes a `FunctionShellCallOutputContentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
+        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
+        self.outcome = try container.decode(FunctionShellCallOutputOutcomeParam.self, forKey: .outcome)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.stdout, forKey: .stdout)
+        try container.encode(self.stderr, forKey: .stderr)
+        try container.encode(self.outcome, forKey: .outcome)
+    }
+}
+
+/// The streamed output items emitted by a shell tool call.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputItemParam`.
+public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: ToolCallCallerParam?
+    /// Captured chunks of stdout and stderr output, along with their associated outcomes.
+    public var output: [FunctionShellCallOutputContentParam]
+    /// The `status` member.
+    public var status: FunctionShellCallItemStatus?
+    /// The `max_output_length` member.
+    public var maxOutputLength: Swift.Int?
+
+    /// Creates a new `FunctionShellCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - output: Captured chunks of stdout and stderr output, along with their associated outcomes.
+    ///   - id: The `id` member.
+    ///   - caller: The `caller` member.
+    ///   - status: The `status` member.
+    ///   - maxOutputLength: The `max_output_length` member.
+    public init(
+        callID: Swift.String,
+        output: [FunctionShellCallOutputContentParam],
+        id: Swift.String? = nil,
+        caller: ToolCallCallerParam? = nil,
+        status: FunctionShellCallItemStatus? = nil,
+        maxOutputLength: Swift.Int? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.output = output
+        self.status = status
+        self.maxOutputLength = maxOutputLength
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case caller
+        case output
+        case status
+        case maxOutputLength = "max_output_length"
+        case type
+    }
+
+    /// Decodes a `FunctionShellCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell_call_output", forKey: .type)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
+        self.output = try container.decodeIfPresent([FunctionShellCallOutputContentParam].self, forKey: .output) ?? []
+        self.status = try container.decodeIfPresent(FunctionShellCallItemStatus.self, forKey: .status)
+        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call_output", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.output, forKey: .output)
+        try container.encodeIfPresent(self.status, forKey: .status)
+        try container.encodeIfPresent(self.maxOutputLength, forKey: .maxOutputLength)
+    }
+}
+
+/// Status values reported for apply_patch tool calls.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchCallStatusParam`.
+public struct ApplyPatchCallStatusParam: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+}
+
+/// Instruction for creating a new file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperationParam`.
+public struct ApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable {
+    /// Path of the file to create relative to the workspace root.
+    public var path: Swift.String
+    /// Unified diff content to apply when creating the file.
+    public var diff: Swift.String
+
+    /// Creates a new `ApplyPatchCreateFileOperationParam`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to create relative to the workspace root.
+    ///   - diff: Unified diff content to apply when creating the file.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes a `ApplyPatchCreateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("create_file", forKey: .type)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+        self.diff = try container.decode(Swift.String.self, forKey: .diff)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("create_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// Instruction for deleting an existing file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperationParam`.
+public struct ApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable {
+    /// Path of the file to delete relative to the workspace root.
+    public var path: Swift.String
+
+    /// Creates a new `ApplyPatchDeleteFileOperationParam`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to delete relative to the workspace root.
+    public init(path: Swift.String) {
+        self.path = path
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case type
+    }
+
+    /// Decodes a `ApplyPatchDeleteFileOperationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("delete_file", forKey: .type)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("delete_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+    }
+}
+
+/// Instruction for updating an existing file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperationParam`.
+public struct ApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable {
+    /// Path of the file to update relative to the workspace root.
+    public var path: Swift.String
+    /// Unified diff content to apply to the existing file.
+    public var diff: Swift.String
+
+    /// Creates a new `ApplyPatchUpdateFileOperationParam`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to update relative to the workspace root.
+    ///   - diff: Unified diff content to apply to the existing file.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes a `ApplyPatchUpdateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("update_file", forKey: .type)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+        self.diff = try container.decode(Swift.String.self, forKey: .diff)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("update_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// One of the create_file, delete_file, or update_file operations supplied to the apply_patch tool.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchOperationParam`.
+public enum ApplyPatchOperationParam: Codable, Hashable, Sendable {
+    /// Instruction for creating a new file via the apply_patch tool. (type: `create_file`)
+    case createFile(ApplyPatchCreateFileOperationParam)
+    /// Instruction for deleting an existing file via the apply_patch tool. (type: `delete_file`)
+    case deleteFile(ApplyPatchDeleteFileOperationParam)
+    /// Instruction for updating an existing file via the apply_patch tool. (type: `update_file`)
+    case updateFile(ApplyPatchUpdateFileOperationParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "create_file":
+                self = .createFile(try ApplyPatchCreateFileOperationParam(from: decoder))
+            case "delete_file":
+                self = .deleteFile(try ApplyPatchDeleteFileOperationParam(from: decoder))
+            case "update_file":
+                self = .updateFile(try ApplyPatchUpdateFileOperationParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .createFile(let value): try value.encode(to: encoder)
+            case .deleteFile(let value): try value.encode(to: encoder)
+            case .updateFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A tool call representing a request to create, delete, or update files using diff patches.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallItemParam`.
+public struct ApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: ToolCallCallerParam?
+    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
+    public var status: ApplyPatchCallStatusParam
+    /// The specific create, delete, or update instruction for the apply_patch tool call.
+    public var operation: ApplyPatchOperationParam
+
+    /// Creates a new `ApplyPatchToolCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
+    ///   - operation: The specific create, delete, or update instruction for the apply_patch tool call.
+    ///   - id: The `id` member.
+    ///   - caller: The `caller` member.
+    public init(
+        callID: Swift.String,
+        status: ApplyPatchCallStatusParam,
+        operation: ApplyPatchOperationParam,
+        id: Swift.String? = nil,
+        caller: ToolCallCallerParam? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.operation = operation
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case operation
+        case type
+    }
+
+    /// Decodes a `ApplyPatchToolCallItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("apply_patch_call", forKey: .type)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
+        self.status = try container.decode(ApplyPatchCallStatusParam.self, forKey: .status)
+        self.operation = try container.decode(ApplyPatchOperationParam.self, forKey: .operation)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.operation, forKey: .operation)
+    }
+}
+
+/// Outcome values reported for apply_patch tool call outputs.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchCallOutputStatusParam`.
+public struct ApplyPatchCallOutputStatusParam: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `failed`
+    public static var failed: Self { Self(rawValue: "failed") }
+}
+
+/// The streamed output emitted by an apply patch tool call.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallOutputItemParam`.
+public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: ToolCallCallerParam?
+    /// The status of the apply patch tool call output. One of `completed` or `failed`.
+    public var status: ApplyPatchCallOutputStatusParam
+    /// The `output` member.
+    public var output: Swift.String?
+
+    /// Creates a new `ApplyPatchToolCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
+    ///   - id: The `id` member.
+    ///   - caller: The `caller` member.
+    ///   - output: The `output` member.
+    public init(
+        callID: Swift.String,
+        status: ApplyPatchCallOutputStatusParam,
+        id: Swift.String? = nil,
+        caller: ToolCallCallerParam? = nil,
+        output: Swift.String? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.output = output
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case output
+        case type
+    }
+
+    /// Decodes a `ApplyPatchToolCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("apply_patch_call_output", forKey: .type)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
+        self.status = try container.decode(ApplyPatchCallOutputStatusParam.self, forKey: .status)
+        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call_output", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encodeIfPresent(self.output, forKey: .output)
+    }
+}
+
+/// Compacts the current context. Must be the final input item.
+///
+/// - Remark: Generated from `#/components/schemas/CompactionTriggerItemParam`.
+public struct CompactionTriggerItemParam: Codable, Hashable, Sendable {
+    /// Creates a new `CompactionTriggerItemParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `CompactionTriggerItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("compaction_trigger", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("compaction_trigger", forKey: .type)
+    }
+}
+
+/// An internal identifier for an item to reference.
+///
+/// - Remark: Generated from `#/components/schemas/ItemReferenceParam`.
+public struct ItemReferenceParam: Codable, Hashable, Sendable {
+    /// The ID of the item to reference.
+    public var id: Swift.String
+
+    /// Creates a new `ItemReferenceParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The ID of the item to reference.
+    public init(id: Swift.String) {
+        self.id = id
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case type
+    }
+
+    /// Decodes a `ItemReferenceParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstantIfPresent("item_reference", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("item_reference", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+    }
+}
+
+/// The `ProgramItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ProgramItemParam`.
+public struct ProgramItemParam: Codable, Hashable, Sendable {
+    /// The unique ID of this program item.
+    public var id: Swift.String
+    /// The stable call ID of the program item.
+    public var callID: Swift.String
+    /// The JavaScript source executed by programmatic tool calling.
+    public var code: Swift.String
+    /// Opaque program replay fingerprint that must be round-tripped.
+    public var fingerprint: Swift.String
+
+    /// Creates a new `ProgramItemParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of this program item.
+    ///   - callID: The stable call ID of the program item.
+    ///   - code: The JavaScript source executed by programmatic tool calling.
+    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        code: Swift.String,
+        fingerprint: Swift.String
+    ) {
+        self.id = id
+        self.callID = callID
+        self.code = code
+        self.fingerprint = fingerprint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case code
+        case fingerprint
+        case type
+    }
+
+    /// Decodes a `ProgramItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("program", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.code = try container.decode(Swift.String.self, forKey: .code)
+        self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.fingerprint, forKey: .fingerprint)
+    }
+}
+
+/// The `ProgramOutputItemStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ProgramOutputItemStatus`.
+public struct ProgramOutputItemStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// The `ProgramOutputItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ProgramOutputItemParam`.
+public struct ProgramOutputItemParam: Codable, Hashable, Sendable {
+    /// The unique ID of this program output item.
+    public var id: Swift.String
+    /// The call ID of the program item.
+    public var callID: Swift.String
+    /// The result produced by the program item.
+    public var result: Swift.String
+    /// The terminal status of the program output.
+    public var status: ProgramOutputItemStatus
+
+    /// Creates a new `ProgramOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of this program output item.
+    ///   - callID: The call ID of the program item.
+    ///   - result: The result produced by the program item.
+    ///   - status: The terminal status of the program output.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        result: Swift.String,
+        status: ProgramOutputItemStatus
+    ) {
+        self.id = id
+        self.callID = callID
+        self.result = result
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case result
+        case status
+        case type
+    }
+
+    /// Decodes a `ProgramOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("program_output", forKey: .type)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.result = try container.decode(Swift.String.self, forKey: .result)
+        self.status = try container.decode(ProgramOutputItemStatus.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program_output", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.result, forKey: .result)
+        try container.encode(self.status, forKey: .status)
+    }
+}
+
+/// The `SpecificProgrammaticToolCallingParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/SpecificProgrammaticToolCallingParam`.
+public struct SpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable {
+    /// Creates a new `SpecificProgrammaticToolCallingParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `SpecificProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("programmatic_tool_calling", forKey: .type)
+    }
+}
+
+/// Forces the model to call the apply_patch tool when executing a tool call.
+///
+/// - Remark: Generated from `#/components/schemas/SpecificApplyPatchParam`.
+public struct SpecificApplyPatchParam: Codable, Hashable, Sendable {
+    /// Creates a new `SpecificApplyPatchParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `SpecificApplyPatchParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("apply_patch", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch", forKey: .type)
+    }
+}
+
+/// Forces the model to call the shell tool when a tool call is required.
+///
+/// - Remark: Generated from `#/components/schemas/SpecificFunctionShellParam`.
+public struct SpecificFunctionShellParam: Codable, Hashable, Sendable {
+    /// Creates a new `SpecificFunctionShellParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `SpecificFunctionShellParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell", forKey: .type)
+    }
+}
+
+/// The `ReasoningModeEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ReasoningModeEnum`.
+public struct ReasoningModeEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `standard`
+    public static var standard: Self { Self(rawValue: "standard") }
+
+    /// `pro`
+    public static var pro: Self { Self(rawValue: "pro") }
+}
+
+/// The conversation that this response belongs to.
+///
+/// - Remark: Generated from `#/components/schemas/ConversationParam-2`.
+public struct ConversationParam2: Codable, Hashable, Sendable {
+    /// The unique ID of the conversation.
+    public var id: Swift.String
+
+    /// Creates a new `ConversationParam2`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the conversation.
+    public init(id: Swift.String) {
+        self.id = id
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+    }
+
+    /// Decodes a `ConversationParam2` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.id, forKey: .id)
+    }
+}
+
+/// The `OrderEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/OrderEnum`.
+public struct OrderEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `asc`
+    public static var asc: Self { Self(rawValue: "asc") }
+
+    /// `desc`
+    public static var desc: Self { Self(rawValue: "desc") }
+}
+
+/// How the model should select which tool (or tools) to use when generating
+/// a response. See the `tools` parameter to see how to specify which tools
+/// the model can call.
+///
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceParam`.
+public enum BetaToolChoiceParam: Codable, Hashable, Sendable {
+    /// Controls which (if any) tool is called by the model.
+    case toolChoiceOptions(BetaToolChoiceOptions)
+    /// Constrains the tools available to the model to a pre-defined set.
+    case toolChoiceAllowed(BetaToolChoiceAllowed)
+    /// Indicates that the model should use a built-in tool to generate a response.
+    case toolChoiceTypes(BetaToolChoiceTypes)
+    /// Use this option to force the model to call a specific function.
+    case toolChoiceFunction(BetaToolChoiceFunction)
+    /// Use this option to force the model to call a specific tool on a remote MCP server.
+    case toolChoiceMCP(BetaToolChoiceMCP)
+    /// Use this option to force the model to call a specific custom tool.
+    case toolChoiceCustom(BetaToolChoiceCustom)
+    case specificProgrammaticToolCallingParam(BetaSpecificProgrammaticToolCallingParam)
+    /// Forces the model to call the apply_patch tool when executing a tool call.
+    case specificApplyPatchParam(BetaSpecificApplyPatchParam)
+    /// Forces the model to call the shell tool when a tool call is required.
+    case specificFunctionShellParam(BetaSpecificFunctionShellParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = try? BetaToolChoiceOptions(from: decoder) {
+            self = .toolChoiceOptions(value)
+            return
+        }
+        if let value = try? BetaToolChoiceAllowed(from: decoder) {
+            self = .toolChoiceAllowed(value)
+            return
+        }
+        if let value = try? BetaToolChoiceTypes(from: decoder) {
+            self = .toolChoiceTypes(value)
+            return
+        }
+        if let value = try? BetaToolChoiceFunction(from: decoder) {
+            self = .toolChoiceFunction(value)
+            return
+        }
+        if let value = try? BetaToolChoiceMCP(from: decoder) {
+            self = .toolChoiceMCP(value)
+            return
+        }
+        if let value = try? BetaToolChoiceCustom(from: decoder) {
+            self = .toolChoiceCustom(value)
+            return
+        }
+        if let value = try? BetaSpecificProgrammaticToolCallingParam(from: decoder) {
+            self = .specificProgrammaticToolCallingParam(value)
+            return
+        }
+        if let value = try? BetaSpecificApplyPatchParam(from: decoder) {
+            self = .specificApplyPatchParam(value)
+            return
+        }
+        if let value = try? BetaSpecificFunctionShellParam(from: decoder) {
+            self = .specificFunctionShellParam(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .toolChoiceOptions(let value): try value.encode(to: encoder)
+            case .toolChoiceAllowed(let value): try value.encode(to: encoder)
+            case .toolChoiceTypes(let value): try value.encode(to: encoder)
+            case .toolChoiceFunction(let value): try value.encode(to: encoder)
+            case .toolChoiceMCP(let value): try value.encode(to: encoder)
+            case .toolChoiceCustom(let value): try value.encode(to: encoder)
+            case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
+            case .specificApplyPatchParam(let value): try value.encode(to: encoder)
+            case .specificFunctionShellParam(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Forces the model to call the shell tool when a tool call is required.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSpecificFunctionShellParam`.
+public struct BetaSpecificFunctionShellParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaSpecificFunctionShellParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaSpecificFunctionShellParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell", forKey: .type)
+    }
+}
+
+/// Forces the model to call the apply_patch tool when executing a tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSpecificApplyPatchParam`.
+public struct BetaSpecificApplyPatchParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaSpecificApplyPatchParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaSpecificApplyPatchParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("apply_patch", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch", forKey: .type)
+    }
+}
+
+/// The `BetaSpecificProgrammaticToolCallingParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSpecificProgrammaticToolCallingParam`.
+public struct BetaSpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaSpecificProgrammaticToolCallingParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaSpecificProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("programmatic_tool_calling", forKey: .type)
+    }
+}
+
+/// Use this option to force the model to call a specific custom tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceCustom`.
+public struct BetaToolChoiceCustom: Codable, Hashable, Sendable {
+    /// The name of the custom tool to call.
+    public var name: Swift.String
+
+    /// Creates a new `BetaToolChoiceCustom`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the custom tool to call.
+    public init(name: Swift.String) {
+        self.name = name
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case type
+    }
+
+    /// Decodes a `BetaToolChoiceCustom` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("custom", forKey: .type)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("custom", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+    }
+}
+
+/// Use this option to force the model to call a specific tool on a remote MCP server.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceMCP`.
+public struct BetaToolChoiceMCP: Codable, Hashable, Sendable {
+    /// The label of the MCP server to use.
+    public var serverLabel: Swift.String
+    /// The `name` member.
+    public var name: Swift.String?
+
+    /// Creates a new `BetaToolChoiceMCP`.
+    ///
+    /// - Parameters:
+    ///   - serverLabel: The label of the MCP server to use.
+    ///   - name: The `name` member.
+    public init(
+        serverLabel: Swift.String,
+        name: Swift.String? = nil
+    ) {
+        self.serverLabel = serverLabel
+        self.name = name
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case serverLabel = "server_label"
+        case name
+        case type
+    }
+
+    /// Decodes a `BetaToolChoiceMCP` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp", forKey: .type)
+        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
+        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp", forKey: .type)
+        try container.encode(self.serverLabel, forKey: .serverLabel)
+        try container.encodeIfPresent(self.name, forKey: .name)
+    }
+}
+
+/// Use this option to force the model to call a specific function.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceFunction`.
+public struct BetaToolChoiceFunction: Codable, Hashable, Sendable {
+    /// The name of the function to call.
+    public var name: Swift.String
+
+    /// Creates a new `BetaToolChoiceFunction`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the function to call.
+    public init(name: Swift.String) {
+        self.name = name
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case type
+    }
+
+    /// Decodes a `BetaToolChoiceFunction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("function", forKey: .type)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+    }
+}
+
+/// Indicates that the model should use a built-in tool to generate a response.
+/// [Learn more about built-in tools](/docs/guides/tools).
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes`.
+public struct BetaToolChoiceTypes: Codable, Hashable, Sendable {
+    /// The type of hosted tool the model should to use. Learn more about
+    /// [built-in tools](/docs/guides/tools).
+    ///
+    /// Allowed values are:
+    /// - `file_search`
+    /// - `web_search_preview`
+    /// - `computer`
+    /// - `computer_use_preview`
+    /// - `computer_use`
+    /// - `code_interpreter`
+    /// - `image_generation`
+    public var type: BetaToolChoiceTypes.TypeValue
+
+    /// Creates a new `BetaToolChoiceTypes`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of hosted tool the model should to use. Learn more about
+    public init(type: BetaToolChoiceTypes.TypeValue) {
+        self.type = type
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaToolChoiceTypes` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.type = try container.decode(BetaToolChoiceTypes.TypeValue.self, forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+    }
+
+    /// The type of hosted tool the model should to use. Learn more about
+    /// [built-in tools](/docs/guides/tools).
+    ///
+    /// Allowed values are:
+    /// - `file_search`
+    /// - `web_search_preview`
+    /// - `computer`
+    /// - `computer_use_preview`
+    /// - `computer_use`
+    /// - `code_interpreter`
+    /// - `image_generation`
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `file_search`
+        public static var fileSearch: Self { Self(rawValue: "file_search") }
+
+        /// `web_search_preview`
+        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
+
+        /// `computer`
+        public static var computer: Self { Self(rawValue: "computer") }
+
+        /// `computer_use_preview`
+        public static var computerUsePreview: Self { Self(rawValue: "computer_use_preview") }
+
+        /// `computer_use`
+        public static var computerUse: Self { Self(rawValue: "computer_use") }
+
+        /// `web_search_preview_2025_03_11`
+        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
+
+        /// `image_generation`
+        public static var imageGeneration: Self { Self(rawValue: "image_generation") }
+
+        /// `code_interpreter`
+        public static var codeInterpreter: Self { Self(rawValue: "code_interpreter") }
+    }
+}
+
 /// Constrains the tools available to the model to a pre-defined set.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceAllowed`.
@@ -26,7 +2478,7 @@ public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
     /// ```
     public var tools: [[Swift.String: JSONValue]]
 
-    /// Creates a `BetaToolChoiceAllowed`.
+    /// Creates a new `BetaToolChoiceAllowed`.
     ///
     /// - Parameters:
     ///   - mode: Constrains the tools available to the model to a pre-defined set.
@@ -45,6 +2497,10 @@ public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaToolChoiceAllowed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("allowed_tools", forKey: .type)
@@ -52,6 +2508,9 @@ public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
         self.tools = try container.decodeIfPresent([[Swift.String: JSONValue]].self, forKey: .tools) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("allowed_tools", forKey: .type)
@@ -70,8 +2529,10 @@ public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaToolChoiceAllowed/properties/mode`.
     public struct Mode: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -95,8 +2556,10 @@ public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceOptions`.
 public struct BetaToolChoiceOptions: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `none`
@@ -126,6 +2589,9 @@ public enum BetaConversationParam: Codable, Hashable, Sendable, ExpressibleByStr
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
@@ -138,6 +2604,9 @@ public enum BetaConversationParam: Codable, Hashable, Sendable, ExpressibleByStr
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -154,13 +2623,11 @@ public struct BetaConversationParam2: Codable, Hashable, Sendable {
     /// The unique ID of the conversation.
     public var id: Swift.String
 
-    /// Creates a `BetaConversationParam2`.
+    /// Creates a new `BetaConversationParam2`.
     ///
     /// - Parameters:
     ///   - id: The unique ID of the conversation.
-    public init(
-        id: Swift.String
-    ) {
+    public init(id: Swift.String) {
         self.id = id
     }
 
@@ -168,11 +2635,18 @@ public struct BetaConversationParam2: Codable, Hashable, Sendable {
         case id
     }
 
+    /// Decodes a `BetaConversationParam2` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -190,12 +2664,16 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
     ///
     /// When returned on a response, this is the effective execution mode.
     public var mode: BetaReasoningModeEnum?
+    /// The `effort` member.
     public var effort: BetaReasoningEffort?
+    /// The `summary` member.
     public var summary: BetaReasoning.Summary?
+    /// The `context` member.
     public var context: BetaReasoning.Context?
+    /// The `generate_summary` member.
     public var generateSummary: BetaReasoning.GenerateSummary?
 
-    /// Creates a `BetaReasoning`.
+    /// Creates a new `BetaReasoning`.
     ///
     /// - Parameters:
     ///   - mode: Controls the reasoning execution mode for the request.
@@ -225,6 +2703,10 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
         case generateSummary = "generate_summary"
     }
 
+    /// Decodes a `BetaReasoning` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.mode = try container.decodeIfPresent(BetaReasoningModeEnum.self, forKey: .mode)
@@ -234,6 +2716,9 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
         self.generateSummary = try container.decodeIfPresent(BetaReasoning.GenerateSummary.self, forKey: .generateSummary)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.mode, forKey: .mode)
@@ -253,8 +2738,10 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaReasoning/properties/summary/anyOf/0`.
     public struct Summary: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -279,8 +2766,10 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaReasoning/properties/context/anyOf/0`.
     public struct Context: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -304,8 +2793,10 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaReasoning/properties/generate_summary/anyOf/0`.
     public struct GenerateSummary: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `auto`
@@ -331,8 +2822,10 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningEffort/anyOf/0`.
 public struct BetaReasoningEffort: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `none`
@@ -357,12 +2850,16 @@ public struct BetaReasoningEffort: OpenEnum {
     public static var max: Self { Self(rawValue: "max") }
 }
 
+/// The `BetaReasoningModeEnum` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningModeEnum`.
 public struct BetaReasoningModeEnum: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `standard`
@@ -393,9 +2890,10 @@ public struct BetaResponseTextParam: Codable, Hashable, Sendable {
     /// ensures the message the model generates is valid JSON. Using `json_schema`
     /// is preferred for models that support it.
     public var format: BetaTextResponseFormatConfiguration?
+    /// The `verbosity` member.
     public var verbosity: BetaVerbosity?
 
-    /// Creates a `BetaResponseTextParam`.
+    /// Creates a new `BetaResponseTextParam`.
     ///
     /// - Parameters:
     ///   - format: An object specifying the format that the model must output.
@@ -413,12 +2911,19 @@ public struct BetaResponseTextParam: Codable, Hashable, Sendable {
         case verbosity
     }
 
+    /// Decodes a `BetaResponseTextParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.format = try container.decodeIfPresent(BetaTextResponseFormatConfiguration.self, forKey: .format)
         self.verbosity = try container.decodeIfPresent(BetaVerbosity.self, forKey: .verbosity)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.format, forKey: .format)
@@ -435,8 +2940,10 @@ public struct BetaResponseTextParam: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaVerbosity/anyOf/0`.
 public struct BetaVerbosity: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `low`
@@ -476,6 +2983,9 @@ public enum BetaTextResponseFormatConfiguration: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "text":
@@ -489,6 +2999,9 @@ public enum BetaTextResponseFormatConfiguration: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .text(let value): try value.encode(to: encoder)
@@ -506,7 +3019,7 @@ public enum BetaTextResponseFormatConfiguration: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFormatJsonObject`.
 public struct BetaResponseFormatJSONObject: Codable, Hashable, Sendable {
-    /// Creates a `BetaResponseFormatJSONObject`.
+    /// Creates a new `BetaResponseFormatJSONObject`.
     public init() {
     }
 
@@ -514,11 +3027,18 @@ public struct BetaResponseFormatJSONObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseFormatJSONObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("json_object", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("json_object", forKey: .type)
@@ -539,19 +3059,20 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Hashable, Sendable {
     /// The schema for the response format, described as a JSON Schema object.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: BetaResponseFormatJSONSchemaSchema
+    /// The `strict` member.
     public var strict: Swift.Bool?
 
-    /// Creates a `BetaTextResponseFormatJSONSchema`.
+    /// Creates a new `BetaTextResponseFormatJSONSchema`.
     ///
     /// - Parameters:
-    ///   - description: A description of what the response format is for, used by the model to
     ///   - name: The name of the response format. Must be a-z, A-Z, 0-9, or contain
     ///   - schema: The schema for the response format, described as a JSON Schema object.
+    ///   - description: A description of what the response format is for, used by the model to
     ///   - strict: The `strict` member.
     public init(
-        description: Swift.String? = nil,
         name: Swift.String,
         schema: BetaResponseFormatJSONSchemaSchema,
+        description: Swift.String? = nil,
         strict: Swift.Bool? = nil
     ) {
         self.description = description
@@ -568,6 +3089,10 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaTextResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("json_schema", forKey: .type)
@@ -577,6 +3102,9 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Hashable, Sendable {
         self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("json_schema", forKey: .type)
@@ -597,7 +3125,7 @@ public typealias BetaResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFormatText`.
 public struct BetaResponseFormatText: Codable, Hashable, Sendable {
-    /// Creates a `BetaResponseFormatText`.
+    /// Creates a new `BetaResponseFormatText`.
     public init() {
     }
 
@@ -605,11 +3133,18 @@ public struct BetaResponseFormatText: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaResponseFormatText` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text", forKey: .type)
@@ -657,6 +3192,9 @@ public enum BetaTool: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "function":
@@ -696,6 +3234,9 @@ public enum BetaTool: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .function(let value): try value.encode(to: encoder)
@@ -723,15 +3264,14 @@ public enum BetaTool: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolParam`.
 public struct BetaApplyPatchToolParam: Codable, Hashable, Sendable {
+    /// The `allowed_callers` member.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
 
-    /// Creates a `BetaApplyPatchToolParam`.
+    /// Creates a new `BetaApplyPatchToolParam`.
     ///
     /// - Parameters:
     ///   - allowedCallers: The `allowed_callers` member.
-    public init(
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
+    public init(allowedCallers: [BetaCallableToolAllowedCaller]? = nil) {
         self.allowedCallers = allowedCallers
     }
 
@@ -740,12 +3280,19 @@ public struct BetaApplyPatchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaApplyPatchToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("apply_patch", forKey: .type)
         self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("apply_patch", forKey: .type)
@@ -753,12 +3300,16 @@ public struct BetaApplyPatchToolParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaCallableToolAllowedCaller` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCallableToolAllowedCaller`.
 public struct BetaCallableToolAllowedCaller: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `direct`
@@ -774,12 +3325,14 @@ public struct BetaCallableToolAllowedCaller: OpenEnum {
 public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable {
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
     public var type: BetaWebSearchPreviewTool.TypeValue
+    /// The `user_location` member.
     public var userLocation: BetaApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: BetaSearchContextSize?
+    /// The `search_content_types` member.
     public var searchContentTypes: [BetaSearchContentType]?
 
-    /// Creates a `BetaWebSearchPreviewTool`.
+    /// Creates a new `BetaWebSearchPreviewTool`.
     ///
     /// - Parameters:
     ///   - type: The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
@@ -805,6 +3358,10 @@ public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable {
         case searchContentTypes = "search_content_types"
     }
 
+    /// Decodes a `BetaWebSearchPreviewTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(BetaWebSearchPreviewTool.TypeValue.self, forKey: .type)
@@ -813,6 +3370,9 @@ public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable {
         self.searchContentTypes = try container.decodeIfPresent([BetaSearchContentType].self, forKey: .searchContentTypes)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
@@ -827,8 +3387,10 @@ public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `web_search_preview`
@@ -839,12 +3401,16 @@ public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaSearchContentType` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaSearchContentType`.
 public struct BetaSearchContentType: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `text`
@@ -854,12 +3420,16 @@ public struct BetaSearchContentType: OpenEnum {
     public static var image: Self { Self(rawValue: "image") }
 }
 
+/// The `BetaSearchContextSize` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaSearchContextSize`.
 public struct BetaSearchContextSize: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `low`
@@ -872,14 +3442,20 @@ public struct BetaSearchContextSize: OpenEnum {
     public static var high: Self { Self(rawValue: "high") }
 }
 
+/// The `BetaApproximateLocation` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaApproximateLocation`.
 public struct BetaApproximateLocation: Codable, Hashable, Sendable {
+    /// The `country` member.
     public var country: Swift.String?
+    /// The `region` member.
     public var region: Swift.String?
+    /// The `city` member.
     public var city: Swift.String?
+    /// The `timezone` member.
     public var timezone: Swift.String?
 
-    /// Creates a `BetaApproximateLocation`.
+    /// Creates a new `BetaApproximateLocation`.
     ///
     /// - Parameters:
     ///   - country: The `country` member.
@@ -906,6 +3482,10 @@ public struct BetaApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaApproximateLocation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("approximate", forKey: .type)
@@ -915,6 +3495,9 @@ public struct BetaApproximateLocation: Codable, Hashable, Sendable {
         self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("approximate", forKey: .type)
@@ -931,10 +3514,12 @@ public struct BetaApproximateLocation: Codable, Hashable, Sendable {
 public struct BetaToolSearchToolParam: Codable, Hashable, Sendable {
     /// Whether tool search is executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType?
+    /// The `description` member.
     public var description: Swift.String?
+    /// The `parameters` member.
     public var parameters: BetaEmptyModelParam?
 
-    /// Creates a `BetaToolSearchToolParam`.
+    /// Creates a new `BetaToolSearchToolParam`.
     ///
     /// - Parameters:
     ///   - execution: Whether tool search is executed by the server or by the client.
@@ -957,6 +3542,10 @@ public struct BetaToolSearchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaToolSearchToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("tool_search", forKey: .type)
@@ -965,6 +3554,9 @@ public struct BetaToolSearchToolParam: Codable, Hashable, Sendable {
         self.parameters = try container.decodeIfPresent(BetaEmptyModelParam.self, forKey: .parameters)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("tool_search", forKey: .type)
@@ -974,15 +3566,21 @@ public struct BetaToolSearchToolParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaEmptyModelParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaEmptyModelParam`.
 public typealias BetaEmptyModelParam = [Swift.String: JSONValue]
 
+/// The `BetaToolSearchExecutionType` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchExecutionType`.
 public struct BetaToolSearchExecutionType: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `server`
@@ -1003,7 +3601,7 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
     /// The function/custom tools available inside this namespace.
     public var tools: [BetaNamespaceToolParam.ToolValue]
 
-    /// Creates a `BetaNamespaceToolParam`.
+    /// Creates a new `BetaNamespaceToolParam`.
     ///
     /// - Parameters:
     ///   - name: The namespace name used in tool calls (for example, `crm`).
@@ -1026,6 +3624,10 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaNamespaceToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("namespace", forKey: .type)
@@ -1034,6 +3636,9 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
         self.tools = try container.decodeIfPresent([BetaNamespaceToolParam.ToolValue].self, forKey: .tools) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("namespace", forKey: .type)
@@ -1055,6 +3660,9 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "function":
@@ -1066,6 +3674,9 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .function(let value): try value.encode(to: encoder)
@@ -1088,9 +3699,10 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable {
     public var format: BetaCustomToolParam.Format?
     /// Whether this tool should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
+    /// The `allowed_callers` member.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
 
-    /// Creates a `BetaCustomToolParam`.
+    /// Creates a new `BetaCustomToolParam`.
     ///
     /// - Parameters:
     ///   - name: The name of the custom tool, used to identify it in tool calls.
@@ -1121,6 +3733,10 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaCustomToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom", forKey: .type)
@@ -1131,6 +3747,9 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable {
         self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom", forKey: .type)
@@ -1154,6 +3773,9 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "text":
@@ -1165,6 +3787,9 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .text(let value): try value.encode(to: encoder)
@@ -1184,7 +3809,7 @@ public struct BetaCustomGrammarFormatParam: Codable, Hashable, Sendable {
     /// The grammar definition.
     public var definition: Swift.String
 
-    /// Creates a `BetaCustomGrammarFormatParam`.
+    /// Creates a new `BetaCustomGrammarFormatParam`.
     ///
     /// - Parameters:
     ///   - syntax: The syntax of the grammar definition. One of `lark` or `regex`.
@@ -1203,6 +3828,10 @@ public struct BetaCustomGrammarFormatParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaCustomGrammarFormatParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("grammar", forKey: .type)
@@ -1210,6 +3839,9 @@ public struct BetaCustomGrammarFormatParam: Codable, Hashable, Sendable {
         self.definition = try container.decode(Swift.String.self, forKey: .definition)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("grammar", forKey: .type)
@@ -1218,12 +3850,16 @@ public struct BetaCustomGrammarFormatParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaGrammarSyntax1` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaGrammarSyntax1`.
 public struct BetaGrammarSyntax1: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `lark`
@@ -1237,7 +3873,7 @@ public struct BetaGrammarSyntax1: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCustomTextFormatParam`.
 public struct BetaCustomTextFormatParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaCustomTextFormatParam`.
+    /// Creates a new `BetaCustomTextFormatParam`.
     public init() {
     }
 
@@ -1245,29 +3881,44 @@ public struct BetaCustomTextFormatParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaCustomTextFormatParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text", forKey: .type)
     }
 }
 
+/// The `BetaFunctionToolParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolParam`.
 public struct BetaFunctionToolParam: Codable, Hashable, Sendable {
+    /// The `name` member.
     public var name: Swift.String
+    /// The `description` member.
     public var description: Swift.String?
+    /// The `parameters` member.
     public var parameters: BetaEmptyModelParam?
+    /// The `strict` member.
     public var strict: Swift.Bool?
+    /// The `output_schema` member.
     public var outputSchema: [Swift.String: JSONValue]?
     /// Whether this function should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
+    /// The `allowed_callers` member.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
 
-    /// Creates a `BetaFunctionToolParam`.
+    /// Creates a new `BetaFunctionToolParam`.
     ///
     /// - Parameters:
     ///   - name: The `name` member.
@@ -1306,6 +3957,10 @@ public struct BetaFunctionToolParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaFunctionToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .type)
@@ -1318,6 +3973,9 @@ public struct BetaFunctionToolParam: Codable, Hashable, Sendable {
         self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -1328,2583 +3986,5 @@ public struct BetaFunctionToolParam: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.outputSchema, forKey: .outputSchema)
         try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
         try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-    }
-}
-
-/// A tool that allows the model to execute shell commands.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam`.
-public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable {
-    public var environment: BetaFunctionShellToolParam.Environment?
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-
-    /// Creates a `BetaFunctionShellToolParam`.
-    ///
-    /// - Parameters:
-    ///   - environment: The `environment` member.
-    ///   - allowedCallers: The `allowed_callers` member.
-    public init(
-        environment: BetaFunctionShellToolParam.Environment? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.environment = environment
-        self.allowedCallers = allowedCallers
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case environment
-        case allowedCallers = "allowed_callers"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell", forKey: .type)
-        self.environment = try container.decodeIfPresent(BetaFunctionShellToolParam.Environment.self, forKey: .environment)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell", forKey: .type)
-        try container.encodeIfPresent(self.environment, forKey: .environment)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
-        /// type: `container_auto`
-        case containerAuto(BetaContainerAutoParam)
-        /// type: `local`
-        case local(BetaLocalEnvironmentParam)
-        /// type: `container_reference`
-        case containerReference(BetaContainerReferenceParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "container_auto":
-                    self = .containerAuto(try BetaContainerAutoParam(from: decoder))
-                case "local":
-                    self = .local(try BetaLocalEnvironmentParam(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try BetaContainerReferenceParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .containerAuto(let value): try value.encode(to: encoder)
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaContainerReferenceParam`.
-public struct BetaContainerReferenceParam: Codable, Hashable, Sendable {
-    /// The ID of the referenced container.
-    public var containerID: Swift.String
-
-    /// Creates a `BetaContainerReferenceParam`.
-    ///
-    /// - Parameters:
-    ///   - containerID: The ID of the referenced container.
-    public init(
-        containerID: Swift.String
-    ) {
-        self.containerID = containerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case containerID = "container_id"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_reference", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_reference", forKey: .type)
-        try container.encode(self.containerID, forKey: .containerID)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaLocalEnvironmentParam`.
-public struct BetaLocalEnvironmentParam: Codable, Hashable, Sendable {
-    /// An optional list of skills.
-    public var skills: [BetaLocalSkillParam]?
-
-    /// Creates a `BetaLocalEnvironmentParam`.
-    ///
-    /// - Parameters:
-    ///   - skills: An optional list of skills.
-    public init(
-        skills: [BetaLocalSkillParam]? = nil
-    ) {
-        self.skills = skills
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case skills
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local", forKey: .type)
-        self.skills = try container.decodeIfPresent([BetaLocalSkillParam].self, forKey: .skills)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("local", forKey: .type)
-        try container.encodeIfPresent(self.skills, forKey: .skills)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaLocalSkillParam`.
-public struct BetaLocalSkillParam: Codable, Hashable, Sendable {
-    /// The name of the skill.
-    public var name: Swift.String
-    /// The description of the skill.
-    public var description: Swift.String
-    /// The path to the directory containing the skill.
-    public var path: Swift.String
-
-    /// Creates a `BetaLocalSkillParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the skill.
-    ///   - description: The description of the skill.
-    ///   - path: The path to the directory containing the skill.
-    public init(
-        name: Swift.String,
-        description: Swift.String,
-        path: Swift.String
-    ) {
-        self.name = name
-        self.description = description
-        self.path = path
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case description
-        case path
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.description, forKey: .description)
-        try container.encode(self.path, forKey: .path)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam`.
-public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
-    /// An optional list of uploaded files to make available to your code.
-    public var fileIDs: [Swift.String]?
-    public var memoryLimit: BetaContainerMemoryLimit?
-    /// Network access policy for the container.
-    public var networkPolicy: BetaContainerAutoParam.NetworkPolicy?
-    /// An optional list of skills referenced by id or inline data.
-    public var skills: [BetaContainerAutoParam.Skill]?
-
-    /// Creates a `BetaContainerAutoParam`.
-    ///
-    /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The `memory_limit` member.
-    ///   - networkPolicy: Network access policy for the container.
-    ///   - skills: An optional list of skills referenced by id or inline data.
-    public init(
-        fileIDs: [Swift.String]? = nil,
-        memoryLimit: BetaContainerMemoryLimit? = nil,
-        networkPolicy: BetaContainerAutoParam.NetworkPolicy? = nil,
-        skills: [BetaContainerAutoParam.Skill]? = nil
-    ) {
-        self.fileIDs = fileIDs
-        self.memoryLimit = memoryLimit
-        self.networkPolicy = networkPolicy
-        self.skills = skills
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileIDs = "file_ids"
-        case memoryLimit = "memory_limit"
-        case networkPolicy = "network_policy"
-        case skills
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_auto", forKey: .type)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.memoryLimit = try container.decodeIfPresent(BetaContainerMemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(BetaContainerAutoParam.NetworkPolicy.self, forKey: .networkPolicy)
-        self.skills = try container.decodeIfPresent([BetaContainerAutoParam.Skill].self, forKey: .skills)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_auto", forKey: .type)
-        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
-        try container.encodeIfPresent(self.memoryLimit, forKey: .memoryLimit)
-        try container.encodeIfPresent(self.networkPolicy, forKey: .networkPolicy)
-        try container.encodeIfPresent(self.skills, forKey: .skills)
-    }
-
-    /// Network access policy for the container.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Hashable, Sendable {
-        /// type: `disabled`
-        case disabled(BetaContainerNetworkPolicyDisabledParam)
-        /// type: `allowlist`
-        case allowlist(BetaContainerNetworkPolicyAllowlistParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "disabled":
-                    self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
-                case "allowlist":
-                    self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .disabled(let value): try value.encode(to: encoder)
-                case .allowlist(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/skills/items`.
-    public enum Skill: Codable, Hashable, Sendable {
-        /// type: `skill_reference`
-        case skillReference(BetaSkillReferenceParam)
-        /// type: `inline`
-        case inline(BetaInlineSkillParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "skill_reference":
-                    self = .skillReference(try BetaSkillReferenceParam(from: decoder))
-                case "inline":
-                    self = .inline(try BetaInlineSkillParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .skillReference(let value): try value.encode(to: encoder)
-                case .inline(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaInlineSkillParam`.
-public struct BetaInlineSkillParam: Codable, Hashable, Sendable {
-    /// The name of the skill.
-    public var name: Swift.String
-    /// The description of the skill.
-    public var description: Swift.String
-    /// Inline skill payload
-    public var source: BetaInlineSkillSourceParam
-
-    /// Creates a `BetaInlineSkillParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the skill.
-    ///   - description: The description of the skill.
-    ///   - source: Inline skill payload
-    public init(
-        name: Swift.String,
-        description: Swift.String,
-        source: BetaInlineSkillSourceParam
-    ) {
-        self.name = name
-        self.description = description
-        self.source = source
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case description
-        case source
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("inline", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.source = try container.decode(BetaInlineSkillSourceParam.self, forKey: .source)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("inline", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.description, forKey: .description)
-        try container.encode(self.source, forKey: .source)
-    }
-}
-
-/// Inline skill payload
-///
-/// - Remark: Generated from `#/components/schemas/BetaInlineSkillSourceParam`.
-public struct BetaInlineSkillSourceParam: Codable, Hashable, Sendable {
-    /// Base64-encoded skill zip bundle.
-    public var data: Swift.String
-
-    /// Creates a `BetaInlineSkillSourceParam`.
-    ///
-    /// - Parameters:
-    ///   - data: Base64-encoded skill zip bundle.
-    public init(
-        data: Swift.String
-    ) {
-        self.data = data
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case type
-        case mediaType = "media_type"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("base64", forKey: .type)
-        try container.decodeConstant("application/zip", forKey: .mediaType)
-        self.data = try container.decode(Swift.String.self, forKey: .data)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("base64", forKey: .type)
-        try container.encode("application/zip", forKey: .mediaType)
-        try container.encode(self.data, forKey: .data)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaSkillReferenceParam`.
-public struct BetaSkillReferenceParam: Codable, Hashable, Sendable {
-    /// The ID of the referenced skill.
-    public var skillID: Swift.String
-    /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
-    public var version: Swift.String?
-
-    /// Creates a `BetaSkillReferenceParam`.
-    ///
-    /// - Parameters:
-    ///   - skillID: The ID of the referenced skill.
-    ///   - version: Optional skill version. Use a positive integer or 'latest'. Omit for default.
-    public init(
-        skillID: Swift.String,
-        version: Swift.String? = nil
-    ) {
-        self.skillID = skillID
-        self.version = version
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case skillID = "skill_id"
-        case version
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("skill_reference", forKey: .type)
-        self.skillID = try container.decode(Swift.String.self, forKey: .skillID)
-        self.version = try container.decodeIfPresent(Swift.String.self, forKey: .version)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("skill_reference", forKey: .type)
-        try container.encode(self.skillID, forKey: .skillID)
-        try container.encodeIfPresent(self.version, forKey: .version)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyAllowlistParam`.
-public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable {
-    /// A list of allowed domains when type is `allowlist`.
-    public var allowedDomains: [Swift.String]
-    /// Optional domain-scoped secrets for allowlisted domains.
-    public var domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]?
-
-    /// Creates a `BetaContainerNetworkPolicyAllowlistParam`.
-    ///
-    /// - Parameters:
-    ///   - allowedDomains: A list of allowed domains when type is `allowlist`.
-    ///   - domainSecrets: Optional domain-scoped secrets for allowlisted domains.
-    public init(
-        allowedDomains: [Swift.String],
-        domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]? = nil
-    ) {
-        self.allowedDomains = allowedDomains
-        self.domainSecrets = domainSecrets
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case allowedDomains = "allowed_domains"
-        case domainSecrets = "domain_secrets"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("allowlist", forKey: .type)
-        self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains) ?? []
-        self.domainSecrets = try container.decodeIfPresent([BetaContainerNetworkPolicyDomainSecretParam].self, forKey: .domainSecrets)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("allowlist", forKey: .type)
-        try container.encode(self.allowedDomains, forKey: .allowedDomains)
-        try container.encodeIfPresent(self.domainSecrets, forKey: .domainSecrets)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDomainSecretParam`.
-public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable {
-    /// The domain associated with the secret.
-    public var domain: Swift.String
-    /// The name of the secret to inject for the domain.
-    public var name: Swift.String
-    /// The secret value to inject for the domain.
-    public var value: Swift.String
-
-    /// Creates a `BetaContainerNetworkPolicyDomainSecretParam`.
-    ///
-    /// - Parameters:
-    ///   - domain: The domain associated with the secret.
-    ///   - name: The name of the secret to inject for the domain.
-    ///   - value: The secret value to inject for the domain.
-    public init(
-        domain: Swift.String,
-        name: Swift.String,
-        value: Swift.String
-    ) {
-        self.domain = domain
-        self.name = name
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case domain
-        case name
-        case value
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.domain = try container.decode(Swift.String.self, forKey: .domain)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.value = try container.decode(Swift.String.self, forKey: .value)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.domain, forKey: .domain)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.value, forKey: .value)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDisabledParam`.
-public struct BetaContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaContainerNetworkPolicyDisabledParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("disabled", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("disabled", forKey: .type)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaContainerMemoryLimit`.
-public struct BetaContainerMemoryLimit: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `1g`
-    public static var _1g: Self { Self(rawValue: "1g") }
-
-    /// `4g`
-    public static var _4g: Self { Self(rawValue: "4g") }
-
-    /// `16g`
-    public static var _16g: Self { Self(rawValue: "16g") }
-
-    /// `64g`
-    public static var _64g: Self { Self(rawValue: "64g") }
-}
-
-/// A tool that allows the model to execute shell commands in a local environment.
-///
-/// - Remark: Generated from `#/components/schemas/BetaLocalShellToolParam`.
-public struct BetaLocalShellToolParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaLocalShellToolParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("local_shell", forKey: .type)
-    }
-}
-
-/// A tool that generates images using the GPT image models.
-///
-/// - Remark: Generated from `#/components/schemas/BetaImageGenTool`.
-public struct BetaImageGenTool: Codable, Hashable, Sendable {
-    public var model: BetaImageGenTool.ModelValue?
-    /// The quality of the generated image. One of `low`, `medium`, `high`,
-    /// or `auto`. Default: `auto`.
-    public var quality: BetaImageGenTool.Quality?
-    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    public var size: BetaImageGenTool.Size?
-    /// The output format of the generated image. One of `png`, `webp`, or
-    /// `jpeg`. Default: `png`.
-    public var outputFormat: BetaImageGenTool.OutputFormat?
-    /// Compression level for the output image. Default: 100.
-    public var outputCompression: Swift.Int?
-    /// Moderation level for the generated image. Default: `auto`.
-    public var moderation: BetaImageGenTool.ModerationValue?
-    /// Set the background of the generated image. One of `transparent`,
-    /// `opaque`, or `auto`. Transparent backgrounds are available for
-    /// supported GPT Image models. For `gpt-image-2` and
-    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
-    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
-    public var background: BetaImageGenTool.Background?
-    public var inputFidelity: BetaInputFidelity?
-    /// Optional mask for inpainting. Contains `image_url`
-    /// (string, optional) and `file_id` (string, optional).
-    public var inputImageMask: BetaImageGenTool.InputImageMask?
-    /// Number of partial images to generate in streaming mode, from 0 (default value) to 3.
-    public var partialImages: Swift.Int?
-    /// Whether to generate a new image or edit an existing image. Default: `auto`.
-    public var action: BetaImageGenActionEnum?
-
-    /// Creates a `BetaImageGenTool`.
-    ///
-    /// - Parameters:
-    ///   - model: The `model` member.
-    ///   - quality: The quality of the generated image. One of `low`, `medium`, `high`,
-    ///   - size: The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///   - outputFormat: The output format of the generated image. One of `png`, `webp`, or
-    ///   - outputCompression: Compression level for the output image. Default: 100.
-    ///   - moderation: Moderation level for the generated image. Default: `auto`.
-    ///   - background: Set the background of the generated image. One of `transparent`,
-    ///   - inputFidelity: The `input_fidelity` member.
-    ///   - inputImageMask: Optional mask for inpainting. Contains `image_url`
-    ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3.
-    ///   - action: Whether to generate a new image or edit an existing image. Default: `auto`.
-    public init(
-        model: BetaImageGenTool.ModelValue? = nil,
-        quality: BetaImageGenTool.Quality? = nil,
-        size: BetaImageGenTool.Size? = nil,
-        outputFormat: BetaImageGenTool.OutputFormat? = nil,
-        outputCompression: Swift.Int? = nil,
-        moderation: BetaImageGenTool.ModerationValue? = nil,
-        background: BetaImageGenTool.Background? = nil,
-        inputFidelity: BetaInputFidelity? = nil,
-        inputImageMask: BetaImageGenTool.InputImageMask? = nil,
-        partialImages: Swift.Int? = nil,
-        action: BetaImageGenActionEnum? = nil
-    ) {
-        self.model = model
-        self.quality = quality
-        self.size = size
-        self.outputFormat = outputFormat
-        self.outputCompression = outputCompression
-        self.moderation = moderation
-        self.background = background
-        self.inputFidelity = inputFidelity
-        self.inputImageMask = inputImageMask
-        self.partialImages = partialImages
-        self.action = action
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case model
-        case quality
-        case size
-        case outputFormat = "output_format"
-        case outputCompression = "output_compression"
-        case moderation
-        case background
-        case inputFidelity = "input_fidelity"
-        case inputImageMask = "input_image_mask"
-        case partialImages = "partial_images"
-        case action
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation", forKey: .type)
-        self.model = try container.decodeIfPresent(BetaImageGenTool.ModelValue.self, forKey: .model)
-        self.quality = try container.decodeIfPresent(BetaImageGenTool.Quality.self, forKey: .quality)
-        self.size = try container.decodeIfPresent(BetaImageGenTool.Size.self, forKey: .size)
-        self.outputFormat = try container.decodeIfPresent(BetaImageGenTool.OutputFormat.self, forKey: .outputFormat)
-        self.outputCompression = try container.decodeIfPresent(Swift.Int.self, forKey: .outputCompression)
-        self.moderation = try container.decodeIfPresent(BetaImageGenTool.ModerationValue.self, forKey: .moderation)
-        self.background = try container.decodeIfPresent(BetaImageGenTool.Background.self, forKey: .background)
-        self.inputFidelity = try container.decodeIfPresent(BetaInputFidelity.self, forKey: .inputFidelity)
-        self.inputImageMask = try container.decodeIfPresent(BetaImageGenTool.InputImageMask.self, forKey: .inputImageMask)
-        self.partialImages = try container.decodeIfPresent(Swift.Int.self, forKey: .partialImages)
-        self.action = try container.decodeIfPresent(BetaImageGenActionEnum.self, forKey: .action)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("image_generation", forKey: .type)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.quality, forKey: .quality)
-        try container.encodeIfPresent(self.size, forKey: .size)
-        try container.encodeIfPresent(self.outputFormat, forKey: .outputFormat)
-        try container.encodeIfPresent(self.outputCompression, forKey: .outputCompression)
-        try container.encodeIfPresent(self.moderation, forKey: .moderation)
-        try container.encodeIfPresent(self.background, forKey: .background)
-        try container.encodeIfPresent(self.inputFidelity, forKey: .inputFidelity)
-        try container.encodeIfPresent(self.inputImageMask, forKey: .inputImageMask)
-        try container.encodeIfPresent(self.partialImages, forKey: .partialImages)
-        try container.encodeIfPresent(self.action, forKey: .action)
-    }
-
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/model`.
-    public struct ModelValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `gpt-image-1`
-        public static var gptImage1: Self { Self(rawValue: "gpt-image-1") }
-
-        /// `gpt-image-1-mini`
-        public static var gptImage1Mini: Self { Self(rawValue: "gpt-image-1-mini") }
-
-        /// `gpt-image-1.5`
-        public static var gptImage1_5: Self { Self(rawValue: "gpt-image-1.5") }
-
-        /// `gpt-image-2`
-        public static var gptImage2: Self { Self(rawValue: "gpt-image-2") }
-
-        /// `gpt-image-2-2026-04-21`
-        public static var gptImage2_2026_04_21: Self { Self(rawValue: "gpt-image-2-2026-04-21") }
-    }
-
-    /// The quality of the generated image. One of `low`, `medium`, `high`,
-    /// or `auto`. Default: `auto`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/quality`.
-    public struct Quality: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
-
-        /// `medium`
-        public static var medium: Self { Self(rawValue: "medium") }
-
-        /// `high`
-        public static var high: Self { Self(rawValue: "high") }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/size`.
-    public struct Size: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `1024x1024`
-        public static var _1024x1024: Self { Self(rawValue: "1024x1024") }
-
-        /// `1024x1536`
-        public static var _1024x1536: Self { Self(rawValue: "1024x1536") }
-
-        /// `1536x1024`
-        public static var _1536x1024: Self { Self(rawValue: "1536x1024") }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// The output format of the generated image. One of `png`, `webp`, or
-    /// `jpeg`. Default: `png`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/output_format`.
-    public struct OutputFormat: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `png`
-        public static var png: Self { Self(rawValue: "png") }
-
-        /// `webp`
-        public static var webp: Self { Self(rawValue: "webp") }
-
-        /// `jpeg`
-        public static var jpeg: Self { Self(rawValue: "jpeg") }
-    }
-
-    /// Moderation level for the generated image. Default: `auto`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/moderation`.
-    public struct ModerationValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
-    }
-
-    /// Set the background of the generated image. One of `transparent`,
-    /// `opaque`, or `auto`. Transparent backgrounds are available for
-    /// supported GPT Image models. For `gpt-image-2` and
-    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
-    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/background`.
-    public struct Background: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `transparent`
-        public static var transparent: Self { Self(rawValue: "transparent") }
-
-        /// `opaque`
-        public static var opaque: Self { Self(rawValue: "opaque") }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-    }
-
-    /// Optional mask for inpainting. Contains `image_url`
-    /// (string, optional) and `file_id` (string, optional).
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/input_image_mask`.
-    public struct InputImageMask: Codable, Hashable, Sendable {
-        /// Base64-encoded mask image.
-        public var imageURL: Swift.String?
-        /// File ID for the mask image.
-        public var fileID: Swift.String?
-
-        /// Creates a `InputImageMask`.
-        ///
-        /// - Parameters:
-        ///   - imageURL: Base64-encoded mask image.
-        ///   - fileID: File ID for the mask image.
-        public init(
-            imageURL: Swift.String? = nil,
-            fileID: Swift.String? = nil
-        ) {
-            self.imageURL = imageURL
-            self.fileID = fileID
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case imageURL = "image_url"
-            case fileID = "file_id"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-            try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        }
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaImageGenActionEnum`.
-public struct BetaImageGenActionEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `generate`
-    public static var generate: Self { Self(rawValue: "generate") }
-
-    /// `edit`
-    public static var edit: Self { Self(rawValue: "edit") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-}
-
-/// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputFidelity`.
-public struct BetaInputFidelity: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaProgrammaticToolCallingParam`.
-public struct BetaProgrammaticToolCallingParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaProgrammaticToolCallingParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("programmatic_tool_calling", forKey: .type)
-    }
-}
-
-/// A tool that runs Python code to help generate a response to a prompt.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterTool`.
-public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
-    /// The code interpreter container. Can be a container ID or an object that
-    /// specifies uploaded file IDs to make available to your code, along with an
-    /// optional `memory_limit` setting.
-    public var container: BetaCodeInterpreterTool.Container
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-
-    /// Creates a `BetaCodeInterpreterTool`.
-    ///
-    /// - Parameters:
-    ///   - container: The code interpreter container. Can be a container ID or an object that
-    ///   - allowedCallers: The `allowed_callers` member.
-    public init(
-        container: BetaCodeInterpreterTool.Container,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.container = container
-        self.allowedCallers = allowedCallers
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case container
-        case allowedCallers = "allowed_callers"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("code_interpreter", forKey: .type)
-        self.container = try container.decode(BetaCodeInterpreterTool.Container.self, forKey: .container)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("code_interpreter", forKey: .type)
-        try container.encode(self.container, forKey: .container)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-    }
-
-    /// The code interpreter container. Can be a container ID or an object that
-    /// specifies uploaded file IDs to make available to your code, along with an
-    /// optional `memory_limit` setting.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterTool/properties/container`.
-    public enum Container: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// The container ID.
-        case string(Swift.String)
-        /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
-        case betaAutoCodeInterpreterToolParam(BetaAutoCodeInterpreterToolParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? BetaAutoCodeInterpreterToolParam(from: decoder) {
-                self = .betaAutoCodeInterpreterToolParam(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .betaAutoCodeInterpreterToolParam(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
-///
-/// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam`.
-public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
-    /// An optional list of uploaded files to make available to your code.
-    public var fileIDs: [Swift.String]?
-    public var memoryLimit: BetaContainerMemoryLimit?
-    /// Network access policy for the container.
-    public var networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy?
-
-    /// Creates a `BetaAutoCodeInterpreterToolParam`.
-    ///
-    /// - Parameters:
-    ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The `memory_limit` member.
-    ///   - networkPolicy: Network access policy for the container.
-    public init(
-        fileIDs: [Swift.String]? = nil,
-        memoryLimit: BetaContainerMemoryLimit? = nil,
-        networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy? = nil
-    ) {
-        self.fileIDs = fileIDs
-        self.memoryLimit = memoryLimit
-        self.networkPolicy = networkPolicy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileIDs = "file_ids"
-        case memoryLimit = "memory_limit"
-        case networkPolicy = "network_policy"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("auto", forKey: .type)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.memoryLimit = try container.decodeIfPresent(BetaContainerMemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(BetaAutoCodeInterpreterToolParam.NetworkPolicy.self, forKey: .networkPolicy)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("auto", forKey: .type)
-        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
-        try container.encodeIfPresent(self.memoryLimit, forKey: .memoryLimit)
-        try container.encodeIfPresent(self.networkPolicy, forKey: .networkPolicy)
-    }
-
-    /// Network access policy for the container.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Hashable, Sendable {
-        /// type: `disabled`
-        case disabled(BetaContainerNetworkPolicyDisabledParam)
-        /// type: `allowlist`
-        case allowlist(BetaContainerNetworkPolicyAllowlistParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "disabled":
-                    self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
-                case "allowlist":
-                    self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .disabled(let value): try value.encode(to: encoder)
-                case .allowlist(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Give the model access to additional tools via remote Model Context Protocol
-/// (MCP) servers. [Learn more about MCP](/docs/guides/tools-remote-mcp).
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPTool`.
-public struct BetaMCPTool: Codable, Hashable, Sendable {
-    /// A label for this MCP server, used to identify it in tool calls.
-    public var serverLabel: Swift.String
-    /// The URL for the MCP server. One of `server_url`, `connector_id`, or
-    /// `tunnel_id` must be provided.
-    public var serverURL: Swift.String?
-    /// Identifier for service connectors, like those available in ChatGPT. One of
-    /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
-    /// about service connectors [here](/docs/guides/tools-remote-mcp#connectors).
-    ///
-    /// Currently supported `connector_id` values are:
-    ///
-    /// - Dropbox: `connector_dropbox`
-    /// - Gmail: `connector_gmail`
-    /// - Google Calendar: `connector_googlecalendar`
-    /// - Google Drive: `connector_googledrive`
-    /// - Microsoft Teams: `connector_microsoftteams`
-    /// - Outlook Calendar: `connector_outlookcalendar`
-    /// - Outlook Email: `connector_outlookemail`
-    /// - SharePoint: `connector_sharepoint`
-    public var connectorID: BetaMCPTool.ConnectorID?
-    /// The Secure MCP Tunnel ID to use instead of a direct server URL. One of
-    /// `server_url`, `connector_id`, or `tunnel_id` must be provided.
-    public var tunnelID: Swift.String?
-    /// An OAuth access token that can be used with a remote MCP server, either
-    /// with a custom MCP server URL or a service connector. Your application
-    /// must handle the OAuth authorization flow and provide the token here.
-    public var authorization: Swift.String?
-    /// Optional description of the MCP server, used to provide more context.
-    public var serverDescription: Swift.String?
-    public var headers: [Swift.String: Swift.String]?
-    public var allowedTools: BetaMCPTool.AllowedTools?
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    public var requireApproval: BetaMCPTool.RequireApproval?
-    /// Whether this MCP tool is deferred and discovered via tool search.
-    public var deferLoading: Swift.Bool?
-
-    /// Creates a `BetaMCPTool`.
-    ///
-    /// - Parameters:
-    ///   - serverLabel: A label for this MCP server, used to identify it in tool calls.
-    ///   - serverURL: The URL for the MCP server. One of `server_url`, `connector_id`, or
-    ///   - connectorID: Identifier for service connectors, like those available in ChatGPT. One of
-    ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL. One of
-    ///   - authorization: An OAuth access token that can be used with a remote MCP server, either
-    ///   - serverDescription: Optional description of the MCP server, used to provide more context.
-    ///   - headers: The `headers` member.
-    ///   - allowedTools: The `allowed_tools` member.
-    ///   - allowedCallers: The `allowed_callers` member.
-    ///   - requireApproval: The `require_approval` member.
-    ///   - deferLoading: Whether this MCP tool is deferred and discovered via tool search.
-    public init(
-        serverLabel: Swift.String,
-        serverURL: Swift.String? = nil,
-        connectorID: BetaMCPTool.ConnectorID? = nil,
-        tunnelID: Swift.String? = nil,
-        authorization: Swift.String? = nil,
-        serverDescription: Swift.String? = nil,
-        headers: [Swift.String: Swift.String]? = nil,
-        allowedTools: BetaMCPTool.AllowedTools? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil,
-        requireApproval: BetaMCPTool.RequireApproval? = nil,
-        deferLoading: Swift.Bool? = nil
-    ) {
-        self.serverLabel = serverLabel
-        self.serverURL = serverURL
-        self.connectorID = connectorID
-        self.tunnelID = tunnelID
-        self.authorization = authorization
-        self.serverDescription = serverDescription
-        self.headers = headers
-        self.allowedTools = allowedTools
-        self.allowedCallers = allowedCallers
-        self.requireApproval = requireApproval
-        self.deferLoading = deferLoading
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case serverLabel = "server_label"
-        case serverURL = "server_url"
-        case connectorID = "connector_id"
-        case tunnelID = "tunnel_id"
-        case authorization
-        case serverDescription = "server_description"
-        case headers
-        case allowedTools = "allowed_tools"
-        case allowedCallers = "allowed_callers"
-        case requireApproval = "require_approval"
-        case deferLoading = "defer_loading"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp", forKey: .type)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.serverURL = try container.decodeIfPresent(Swift.String.self, forKey: .serverURL)
-        self.connectorID = try container.decodeIfPresent(BetaMCPTool.ConnectorID.self, forKey: .connectorID)
-        self.tunnelID = try container.decodeIfPresent(Swift.String.self, forKey: .tunnelID)
-        self.authorization = try container.decodeIfPresent(Swift.String.self, forKey: .authorization)
-        self.serverDescription = try container.decodeIfPresent(Swift.String.self, forKey: .serverDescription)
-        self.headers = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .headers)
-        self.allowedTools = try container.decodeIfPresent(BetaMCPTool.AllowedTools.self, forKey: .allowedTools)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
-        self.requireApproval = try container.decodeIfPresent(BetaMCPTool.RequireApproval.self, forKey: .requireApproval)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp", forKey: .type)
-        try container.encode(self.serverLabel, forKey: .serverLabel)
-        try container.encodeIfPresent(self.serverURL, forKey: .serverURL)
-        try container.encodeIfPresent(self.connectorID, forKey: .connectorID)
-        try container.encodeIfPresent(self.tunnelID, forKey: .tunnelID)
-        try container.encodeIfPresent(self.authorization, forKey: .authorization)
-        try container.encodeIfPresent(self.serverDescription, forKey: .serverDescription)
-        try container.encodeIfPresent(self.headers, forKey: .headers)
-        try container.encodeIfPresent(self.allowedTools, forKey: .allowedTools)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-        try container.encodeIfPresent(self.requireApproval, forKey: .requireApproval)
-        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
-    }
-
-    /// Identifier for service connectors, like those available in ChatGPT. One of
-    /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
-    /// about service connectors [here](/docs/guides/tools-remote-mcp#connectors).
-    ///
-    /// Currently supported `connector_id` values are:
-    ///
-    /// - Dropbox: `connector_dropbox`
-    /// - Gmail: `connector_gmail`
-    /// - Google Calendar: `connector_googlecalendar`
-    /// - Google Drive: `connector_googledrive`
-    /// - Microsoft Teams: `connector_microsoftteams`
-    /// - Outlook Calendar: `connector_outlookcalendar`
-    /// - Outlook Email: `connector_outlookemail`
-    /// - SharePoint: `connector_sharepoint`
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/connector_id`.
-    public struct ConnectorID: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `connector_dropbox`
-        public static var connectorDropbox: Self { Self(rawValue: "connector_dropbox") }
-
-        /// `connector_gmail`
-        public static var connectorGmail: Self { Self(rawValue: "connector_gmail") }
-
-        /// `connector_googlecalendar`
-        public static var connectorGooglecalendar: Self { Self(rawValue: "connector_googlecalendar") }
-
-        /// `connector_googledrive`
-        public static var connectorGoogledrive: Self { Self(rawValue: "connector_googledrive") }
-
-        /// `connector_microsoftteams`
-        public static var connectorMicrosoftteams: Self { Self(rawValue: "connector_microsoftteams") }
-
-        /// `connector_outlookcalendar`
-        public static var connectorOutlookcalendar: Self { Self(rawValue: "connector_outlookcalendar") }
-
-        /// `connector_outlookemail`
-        public static var connectorOutlookemail: Self { Self(rawValue: "connector_outlookemail") }
-
-        /// `connector_sharepoint`
-        public static var connectorSharepoint: Self { Self(rawValue: "connector_sharepoint") }
-    }
-
-    /// List of allowed tool names or a filter object.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/allowed_tools/anyOf/0`.
-    public enum AllowedTools: Codable, Hashable, Sendable {
-        /// A string array of allowed tool names
-        case mcpAllowedTools([Swift.String])
-        /// A filter object to specify which tools are allowed.
-        case betaMCPToolFilter(BetaMCPToolFilter)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? [Swift.String](from: decoder) {
-                self = .mcpAllowedTools(value)
-                return
-            }
-            if let value = try? BetaMCPToolFilter(from: decoder) {
-                self = .betaMCPToolFilter(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .mcpAllowedTools(let value): try value.encode(to: encoder)
-                case .betaMCPToolFilter(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// Specify which of the MCP server's tools require approval.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0`.
-    public enum RequireApproval: Codable, Hashable, Sendable {
-        /// Specify which of the MCP server's tools require approval. Can be
-        case mcpToolApprovalFilter(BetaMCPTool.RequireApproval.MCPToolApprovalFilter)
-        /// Specify a single approval policy for all tools. One of `always` or
-        case string(BetaMCPTool.RequireApproval.StringValue)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? BetaMCPTool.RequireApproval.MCPToolApprovalFilter(from: decoder) {
-                self = .mcpToolApprovalFilter(value)
-                return
-            }
-            if let value = try? BetaMCPTool.RequireApproval.StringValue(from: decoder) {
-                self = .string(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// Specify which of the MCP server's tools require approval. Can be
-        /// `always`, `never`, or a filter object associated with tools
-        /// that require approval.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0/oneOf/0`.
-        public struct MCPToolApprovalFilter: Codable, Hashable, Sendable {
-            /// A filter object to specify which tools are allowed.
-            public var always: BetaMCPToolFilter?
-            /// A filter object to specify which tools are allowed.
-            public var never: BetaMCPToolFilter?
-
-            /// Creates a `MCPToolApprovalFilter`.
-            ///
-            /// - Parameters:
-            ///   - always: A filter object to specify which tools are allowed.
-            ///   - never: A filter object to specify which tools are allowed.
-            public init(
-                always: BetaMCPToolFilter? = nil,
-                never: BetaMCPToolFilter? = nil
-            ) {
-                self.always = always
-                self.never = never
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case always
-                case never
-            }
-
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.always = try container.decodeIfPresent(BetaMCPToolFilter.self, forKey: .always)
-                self.never = try container.decodeIfPresent(BetaMCPToolFilter.self, forKey: .never)
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.always, forKey: .always)
-                try container.encodeIfPresent(self.never, forKey: .never)
-            }
-        }
-
-        /// Specify a single approval policy for all tools. One of `always` or
-        /// `never`. When set to `always`, all tools will require approval. When
-        /// set to `never`, all tools will not require approval.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0/oneOf/1`.
-        public struct StringValue: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `always`
-            public static var always: Self { Self(rawValue: "always") }
-
-            /// `never`
-            public static var never: Self { Self(rawValue: "never") }
-        }
-    }
-}
-
-/// A filter object to specify which tools are allowed.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPToolFilter`.
-public struct BetaMCPToolFilter: Codable, Hashable, Sendable {
-    /// List of allowed tool names.
-    public var toolNames: [Swift.String]?
-    /// Indicates whether or not a tool modifies data or is read-only. If an
-    /// MCP server is [annotated with `readOnlyHint`](https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations-readonlyhint),
-    /// it will match this filter.
-    public var readOnly: Swift.Bool?
-
-    /// Creates a `BetaMCPToolFilter`.
-    ///
-    /// - Parameters:
-    ///   - toolNames: List of allowed tool names.
-    ///   - readOnly: Indicates whether or not a tool modifies data or is read-only. If an
-    public init(
-        toolNames: [Swift.String]? = nil,
-        readOnly: Swift.Bool? = nil
-    ) {
-        self.toolNames = toolNames
-        self.readOnly = readOnly
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case toolNames = "tool_names"
-        case readOnly = "read_only"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.toolNames = try container.decodeIfPresent([Swift.String].self, forKey: .toolNames)
-        self.readOnly = try container.decodeIfPresent(Swift.Bool.self, forKey: .readOnly)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.toolNames, forKey: .toolNames)
-        try container.encodeIfPresent(self.readOnly, forKey: .readOnly)
-    }
-}
-
-/// Search the Internet for sources related to the prompt. Learn more about the
-/// [web search tool](/docs/guides/tools-web-search).
-///
-/// - Remark: Generated from `#/components/schemas/BetaWebSearchTool`.
-public struct BetaWebSearchTool: Codable, Hashable, Sendable {
-    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
-    public var type: BetaWebSearchTool.TypeValue
-    /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
-    public var externalWebAccess: Swift.Bool?
-    public var filters: BetaWebSearchTool.FiltersValue?
-    public var userLocation: BetaWebSearchApproximateLocation?
-    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    public var searchContextSize: BetaWebSearchTool.SearchContextSizeValue?
-
-    /// Creates a `BetaWebSearchTool`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
-    ///   - externalWebAccess: Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
-    ///   - filters: The `filters` member.
-    ///   - userLocation: The `user_location` member.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    public init(
-        type: BetaWebSearchTool.TypeValue,
-        externalWebAccess: Swift.Bool? = nil,
-        filters: BetaWebSearchTool.FiltersValue? = nil,
-        userLocation: BetaWebSearchApproximateLocation? = nil,
-        searchContextSize: BetaWebSearchTool.SearchContextSizeValue? = nil
-    ) {
-        self.type = type
-        self.externalWebAccess = externalWebAccess
-        self.filters = filters
-        self.userLocation = userLocation
-        self.searchContextSize = searchContextSize
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case externalWebAccess = "external_web_access"
-        case filters
-        case userLocation = "user_location"
-        case searchContextSize = "search_context_size"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(BetaWebSearchTool.TypeValue.self, forKey: .type)
-        self.externalWebAccess = try container.decodeIfPresent(Swift.Bool.self, forKey: .externalWebAccess)
-        self.filters = try container.decodeIfPresent(BetaWebSearchTool.FiltersValue.self, forKey: .filters)
-        self.userLocation = try container.decodeIfPresent(BetaWebSearchApproximateLocation.self, forKey: .userLocation)
-        self.searchContextSize = try container.decodeIfPresent(BetaWebSearchTool.SearchContextSizeValue.self, forKey: .searchContextSize)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-        try container.encodeIfPresent(self.externalWebAccess, forKey: .externalWebAccess)
-        try container.encodeIfPresent(self.filters, forKey: .filters)
-        try container.encodeIfPresent(self.userLocation, forKey: .userLocation)
-        try container.encodeIfPresent(self.searchContextSize, forKey: .searchContextSize)
-    }
-
-    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/type`.
-    public struct TypeValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `web_search`
-        public static var webSearch: Self { Self(rawValue: "web_search") }
-
-        /// `web_search_2025_08_26`
-        public static var webSearch2025_08_26: Self { Self(rawValue: "web_search_2025_08_26") }
-    }
-
-    /// Filters for the search.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/filters/anyOf/0`.
-    public struct FiltersValue: Codable, Hashable, Sendable {
-        public var allowedDomains: [Swift.String]?
-
-        /// Creates a `FiltersValue`.
-        ///
-        /// - Parameters:
-        ///   - allowedDomains: The `allowed_domains` member.
-        public init(
-            allowedDomains: [Swift.String]? = nil
-        ) {
-            self.allowedDomains = allowedDomains
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case allowedDomains = "allowed_domains"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.allowedDomains, forKey: .allowedDomains)
-        }
-    }
-
-    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/search_context_size`.
-    public struct SearchContextSizeValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `low`
-        public static var low: Self { Self(rawValue: "low") }
-
-        /// `medium`
-        public static var medium: Self { Self(rawValue: "medium") }
-
-        /// `high`
-        public static var high: Self { Self(rawValue: "high") }
-    }
-}
-
-/// The approximate location of the user.
-///
-/// - Remark: Generated from `#/components/schemas/BetaWebSearchApproximateLocation/anyOf/0`.
-public struct BetaWebSearchApproximateLocation: Codable, Hashable, Sendable {
-    public var country: Swift.String?
-    public var region: Swift.String?
-    public var city: Swift.String?
-    public var timezone: Swift.String?
-
-    /// Creates a `BetaWebSearchApproximateLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The `country` member.
-    ///   - region: The `region` member.
-    ///   - city: The `city` member.
-    ///   - timezone: The `timezone` member.
-    public init(
-        country: Swift.String? = nil,
-        region: Swift.String? = nil,
-        city: Swift.String? = nil,
-        timezone: Swift.String? = nil
-    ) {
-        self.country = country
-        self.region = region
-        self.city = city
-        self.timezone = timezone
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case country
-        case region
-        case city
-        case timezone
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("approximate", forKey: .type)
-        self.country = try container.decodeIfPresent(Swift.String.self, forKey: .country)
-        self.region = try container.decodeIfPresent(Swift.String.self, forKey: .region)
-        self.city = try container.decodeIfPresent(Swift.String.self, forKey: .city)
-        self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("approximate", forKey: .type)
-        try container.encodeIfPresent(self.country, forKey: .country)
-        try container.encodeIfPresent(self.region, forKey: .region)
-        try container.encodeIfPresent(self.city, forKey: .city)
-        try container.encodeIfPresent(self.timezone, forKey: .timezone)
-    }
-}
-
-/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
-///
-/// - Remark: Generated from `#/components/schemas/BetaComputerUsePreviewTool`.
-public struct BetaComputerUsePreviewTool: Codable, Hashable, Sendable {
-    /// The type of computer environment to control.
-    public var environment: BetaComputerEnvironment
-    /// The width of the computer display.
-    public var displayWidth: Swift.Int
-    /// The height of the computer display.
-    public var displayHeight: Swift.Int
-
-    /// Creates a `BetaComputerUsePreviewTool`.
-    ///
-    /// - Parameters:
-    ///   - environment: The type of computer environment to control.
-    ///   - displayWidth: The width of the computer display.
-    ///   - displayHeight: The height of the computer display.
-    public init(
-        environment: BetaComputerEnvironment,
-        displayWidth: Swift.Int,
-        displayHeight: Swift.Int
-    ) {
-        self.environment = environment
-        self.displayWidth = displayWidth
-        self.displayHeight = displayHeight
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case environment
-        case displayWidth = "display_width"
-        case displayHeight = "display_height"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_use_preview", forKey: .type)
-        self.environment = try container.decode(BetaComputerEnvironment.self, forKey: .environment)
-        self.displayWidth = try container.decode(Swift.Int.self, forKey: .displayWidth)
-        self.displayHeight = try container.decode(Swift.Int.self, forKey: .displayHeight)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer_use_preview", forKey: .type)
-        try container.encode(self.environment, forKey: .environment)
-        try container.encode(self.displayWidth, forKey: .displayWidth)
-        try container.encode(self.displayHeight, forKey: .displayHeight)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaComputerEnvironment`.
-public struct BetaComputerEnvironment: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `windows`
-    public static var windows: Self { Self(rawValue: "windows") }
-
-    /// `mac`
-    public static var mac: Self { Self(rawValue: "mac") }
-
-    /// `linux`
-    public static var linux: Self { Self(rawValue: "linux") }
-
-    /// `ubuntu`
-    public static var ubuntu: Self { Self(rawValue: "ubuntu") }
-
-    /// `browser`
-    public static var browser: Self { Self(rawValue: "browser") }
-}
-
-/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
-///
-/// - Remark: Generated from `#/components/schemas/BetaComputerTool`.
-public struct BetaComputerTool: Codable, Hashable, Sendable {
-    /// Creates a `BetaComputerTool`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer", forKey: .type)
-    }
-}
-
-/// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search).
-///
-/// - Remark: Generated from `#/components/schemas/BetaFileSearchTool`.
-public struct BetaFileSearchTool: Codable, Hashable, Sendable {
-    /// The IDs of the vector stores to search.
-    public var vectorStoreIDs: [Swift.String]
-    /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
-    public var maxNumResults: Swift.Int?
-    /// Ranking options for search.
-    public var rankingOptions: BetaRankingOptions?
-    public var filters: BetaFilters?
-
-    /// Creates a `BetaFileSearchTool`.
-    ///
-    /// - Parameters:
-    ///   - vectorStoreIDs: The IDs of the vector stores to search.
-    ///   - maxNumResults: The maximum number of results to return. This number should be between 1 and 50 inclusive.
-    ///   - rankingOptions: Ranking options for search.
-    ///   - filters: The `filters` member.
-    public init(
-        vectorStoreIDs: [Swift.String],
-        maxNumResults: Swift.Int? = nil,
-        rankingOptions: BetaRankingOptions? = nil,
-        filters: BetaFilters? = nil
-    ) {
-        self.vectorStoreIDs = vectorStoreIDs
-        self.maxNumResults = maxNumResults
-        self.rankingOptions = rankingOptions
-        self.filters = filters
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case vectorStoreIDs = "vector_store_ids"
-        case maxNumResults = "max_num_results"
-        case rankingOptions = "ranking_options"
-        case filters
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search", forKey: .type)
-        self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs) ?? []
-        self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
-        self.rankingOptions = try container.decodeIfPresent(BetaRankingOptions.self, forKey: .rankingOptions)
-        self.filters = try container.decodeIfPresent(BetaFilters.self, forKey: .filters)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_search", forKey: .type)
-        try container.encode(self.vectorStoreIDs, forKey: .vectorStoreIDs)
-        try container.encodeIfPresent(self.maxNumResults, forKey: .maxNumResults)
-        try container.encodeIfPresent(self.rankingOptions, forKey: .rankingOptions)
-        try container.encodeIfPresent(self.filters, forKey: .filters)
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFilters`.
-public enum BetaFilters: Codable, Hashable, Sendable {
-    /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
-    case comparisonFilter(BetaComparisonFilter)
-    /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
-    case compoundFilter(BetaCompoundFilter)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
-            case "and", "or":
-                self = .compoundFilter(try BetaCompoundFilter(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .comparisonFilter(let value): try value.encode(to: encoder)
-            case .compoundFilter(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Combine multiple filters using `and` or `or`.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCompoundFilter`.
-public struct BetaCompoundFilter: Codable, Hashable, Sendable {
-    /// Type of operation: `and` or `or`.
-    public var type: BetaCompoundFilter.TypeValue
-    /// Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
-    public var filters: [BetaCompoundFilter.Filter]
-
-    /// Creates a `BetaCompoundFilter`.
-    ///
-    /// - Parameters:
-    ///   - type: Type of operation: `and` or `or`.
-    ///   - filters: Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
-    public init(
-        type: BetaCompoundFilter.TypeValue,
-        filters: [BetaCompoundFilter.Filter]
-    ) {
-        self.type = type
-        self.filters = filters
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case filters
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(BetaCompoundFilter.TypeValue.self, forKey: .type)
-        self.filters = try container.decodeIfPresent([BetaCompoundFilter.Filter].self, forKey: .filters) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-        try container.encode(self.filters, forKey: .filters)
-    }
-
-    /// Type of operation: `and` or `or`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter/properties/type`.
-    public struct TypeValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `and`
-        public static var and: Self { Self(rawValue: "and") }
-
-        /// `or`
-        public static var or: Self { Self(rawValue: "or") }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter/properties/filters/items`.
-    public enum Filter: Codable, Hashable, Sendable {
-        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
-        case comparisonFilter(BetaComparisonFilter)
-        /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
-        case compoundFilter(BetaCompoundFilter)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                    self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
-                case "and", "or":
-                    self = .compoundFilter(try BetaCompoundFilter(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .comparisonFilter(let value): try value.encode(to: encoder)
-                case .compoundFilter(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// A filter used to compare a specified attribute key to a given value using a defined comparison operation.
-///
-/// - Remark: Generated from `#/components/schemas/BetaComparisonFilter`.
-public struct BetaComparisonFilter: Codable, Hashable, Sendable {
-    /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
-    /// - `eq`: equals
-    /// - `ne`: not equal
-    /// - `gt`: greater than
-    /// - `gte`: greater than or equal
-    /// - `lt`: less than
-    /// - `lte`: less than or equal
-    /// - `in`: in
-    /// - `nin`: not in
-    public var type: BetaComparisonFilter.TypeValue
-    /// The key to compare against the value.
-    public var key: Swift.String
-    /// The value to compare against the attribute key; supports string, number, or boolean types.
-    public var value: BetaComparisonFilter.Value
-
-    /// Creates a `BetaComparisonFilter`.
-    ///
-    /// - Parameters:
-    ///   - type: Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
-    ///   - key: The key to compare against the value.
-    ///   - value: The value to compare against the attribute key; supports string, number, or boolean types.
-    public init(
-        type: BetaComparisonFilter.TypeValue,
-        key: Swift.String,
-        value: BetaComparisonFilter.Value
-    ) {
-        self.type = type
-        self.key = key
-        self.value = value
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case key
-        case value
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(BetaComparisonFilter.TypeValue.self, forKey: .type)
-        self.key = try container.decode(Swift.String.self, forKey: .key)
-        self.value = try container.decode(BetaComparisonFilter.Value.self, forKey: .value)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-        try container.encode(self.key, forKey: .key)
-        try container.encode(self.value, forKey: .value)
-    }
-
-    /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
-    /// - `eq`: equals
-    /// - `ne`: not equal
-    /// - `gt`: greater than
-    /// - `gte`: greater than or equal
-    /// - `lt`: less than
-    /// - `lte`: less than or equal
-    /// - `in`: in
-    /// - `nin`: not in
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/type`.
-    public struct TypeValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `eq`
-        public static var eq: Self { Self(rawValue: "eq") }
-
-        /// `ne`
-        public static var ne: Self { Self(rawValue: "ne") }
-
-        /// `gt`
-        public static var gt: Self { Self(rawValue: "gt") }
-
-        /// `gte`
-        public static var gte: Self { Self(rawValue: "gte") }
-
-        /// `lt`
-        public static var lt: Self { Self(rawValue: "lt") }
-
-        /// `lte`
-        public static var lte: Self { Self(rawValue: "lte") }
-
-        /// `in`
-        public static var `in`: Self { Self(rawValue: "in") }
-
-        /// `nin`
-        public static var nin: Self { Self(rawValue: "nin") }
-    }
-
-    /// The value to compare against the attribute key; supports string, number, or boolean types.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value`.
-    public enum Value: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        case string(Swift.String)
-        case number(Swift.Double)
-        case boolean(Swift.Bool)
-        case values([BetaComparisonFilter.Value.ValueValue])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? Swift.Double(from: decoder) {
-                self = .number(value)
-                return
-            }
-            if let value = try? Swift.Bool(from: decoder) {
-                self = .boolean(value)
-                return
-            }
-            if let value = try? [BetaComparisonFilter.Value.ValueValue](from: decoder) {
-                self = .values(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .boolean(let value): try value.encode(to: encoder)
-                case .values(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value/oneOf/3/items`.
-        public enum ValueValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-            case string(Swift.String)
-            case number(Swift.Double)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Creates the ``string(_:)`` case from a string literal.
-            public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-            public init(from decoder: any Decoder) throws {
-                if let value = try? Swift.String(from: decoder) {
-                    self = .string(value)
-                    return
-                }
-                if let value = try? Swift.Double(from: decoder) {
-                    self = .number(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                    case .string(let value): try value.encode(to: encoder)
-                    case .number(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaRankingOptions`.
-public struct BetaRankingOptions: Codable, Hashable, Sendable {
-    /// The ranker to use for the file search.
-    public var ranker: BetaRankerVersionType?
-    /// The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
-    public var scoreThreshold: Swift.Double?
-    /// Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
-    public var hybridSearch: BetaHybridSearchOptions?
-
-    /// Creates a `BetaRankingOptions`.
-    ///
-    /// - Parameters:
-    ///   - ranker: The ranker to use for the file search.
-    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
-    ///   - hybridSearch: Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
-    public init(
-        ranker: BetaRankerVersionType? = nil,
-        scoreThreshold: Swift.Double? = nil,
-        hybridSearch: BetaHybridSearchOptions? = nil
-    ) {
-        self.ranker = ranker
-        self.scoreThreshold = scoreThreshold
-        self.hybridSearch = hybridSearch
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case ranker
-        case scoreThreshold = "score_threshold"
-        case hybridSearch = "hybrid_search"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.ranker = try container.decodeIfPresent(BetaRankerVersionType.self, forKey: .ranker)
-        self.scoreThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .scoreThreshold)
-        self.hybridSearch = try container.decodeIfPresent(BetaHybridSearchOptions.self, forKey: .hybridSearch)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.ranker, forKey: .ranker)
-        try container.encodeIfPresent(self.scoreThreshold, forKey: .scoreThreshold)
-        try container.encodeIfPresent(self.hybridSearch, forKey: .hybridSearch)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaHybridSearchOptions`.
-public struct BetaHybridSearchOptions: Codable, Hashable, Sendable {
-    /// The weight of the embedding in the reciprocal ranking fusion.
-    public var embeddingWeight: Swift.Double
-    /// The weight of the text in the reciprocal ranking fusion.
-    public var textWeight: Swift.Double
-
-    /// Creates a `BetaHybridSearchOptions`.
-    ///
-    /// - Parameters:
-    ///   - embeddingWeight: The weight of the embedding in the reciprocal ranking fusion.
-    ///   - textWeight: The weight of the text in the reciprocal ranking fusion.
-    public init(
-        embeddingWeight: Swift.Double,
-        textWeight: Swift.Double
-    ) {
-        self.embeddingWeight = embeddingWeight
-        self.textWeight = textWeight
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case embeddingWeight = "embedding_weight"
-        case textWeight = "text_weight"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.embeddingWeight = try container.decode(Swift.Double.self, forKey: .embeddingWeight)
-        self.textWeight = try container.decode(Swift.Double.self, forKey: .textWeight)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.embeddingWeight, forKey: .embeddingWeight)
-        try container.encode(self.textWeight, forKey: .textWeight)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaRankerVersionType`.
-public struct BetaRankerVersionType: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `default-2024-11-15`
-    public static var default2024_11_15: Self { Self(rawValue: "default-2024-11-15") }
-}
-
-/// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionTool`.
-public struct BetaFunctionTool: Codable, Hashable, Sendable {
-    /// The name of the function to call.
-    public var name: Swift.String
-    public var description: Swift.String?
-    public var parameters: [Swift.String: JSONValue]?
-    public var outputSchema: [Swift.String: JSONValue]?
-    public var strict: Swift.Bool?
-    /// Whether this function is deferred and loaded via tool search.
-    public var deferLoading: Swift.Bool?
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-
-    /// Creates a `BetaFunctionTool`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the function to call.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
-    ///   - outputSchema: The `output_schema` member.
-    ///   - strict: The `strict` member.
-    ///   - deferLoading: Whether this function is deferred and loaded via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        parameters: [Swift.String: JSONValue]? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
-        strict: Swift.Bool? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.parameters = parameters
-        self.outputSchema = outputSchema
-        self.strict = strict
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case description
-        case parameters
-        case outputSchema = "output_schema"
-        case strict
-        case deferLoading = "defer_loading"
-        case allowedCallers = "allowed_callers"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
-        self.outputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .outputSchema)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encode(self.parameters, forKey: .parameters)
-        try container.encodeIfPresent(self.outputSchema, forKey: .outputSchema)
-        try container.encode(self.strict, forKey: .strict)
-        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-    }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputItem`.
-public enum BetaInputItem: Codable, Hashable, Sendable {
-    /// A message input to the model with a role indicating instruction following
-    case easyInputMessage(BetaEasyInputMessage)
-    /// An item representing part of the context for the response to be
-    case item(BetaItem)
-    /// Compacts the current context. Must be the final input item. (type: `compaction_trigger`)
-    case compactionTrigger(BetaCompactionTriggerItemParam)
-    /// An internal identifier for an item to reference. (type: `item_reference`)
-    case itemReference(BetaItemReferenceParam)
-    /// type: `program`
-    case program(BetaProgramItemParam)
-    /// type: `program_output`
-    case programOutput(BetaProgramOutputItemParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "compaction_trigger":
-                self = .compactionTrigger(try BetaCompactionTriggerItemParam(from: decoder))
-            case "item_reference":
-                self = .itemReference(try BetaItemReferenceParam(from: decoder))
-            case "program":
-                self = .program(try BetaProgramItemParam(from: decoder))
-            case "program_output":
-                self = .programOutput(try BetaProgramOutputItemParam(from: decoder))
-            default:
-                if let value = try? BetaEasyInputMessage(from: decoder) {
-                    self = .easyInputMessage(value)
-                    return
-                }
-                if let value = try? BetaItem(from: decoder) {
-                    if case .unknown = value {} else {
-                        self = .item(value)
-                        return
-                    }
-                }
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .easyInputMessage(let value): try value.encode(to: encoder)
-            case .item(let value): try value.encode(to: encoder)
-            case .compactionTrigger(let value): try value.encode(to: encoder)
-            case .itemReference(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemParam`.
-public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    /// The unique ID of this program output item.
-    public var id: Swift.String
-    /// The call ID of the program item.
-    public var callID: Swift.String
-    /// The result produced by the program item.
-    public var result: Swift.String
-    /// The terminal status of the program output.
-    public var status: BetaProgramOutputItemStatus
-
-    /// Creates a `BetaProgramOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The unique ID of this program output item.
-    ///   - callID: The call ID of the program item.
-    ///   - result: The result produced by the program item.
-    ///   - status: The terminal status of the program output.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        result: Swift.String,
-        status: BetaProgramOutputItemStatus
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.result = result
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case result
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.result = try container.decode(Swift.String.self, forKey: .result)
-        self.status = try container.decode(BetaProgramOutputItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.result, forKey: .result)
-        try container.encode(self.status, forKey: .status)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemStatus`.
-public struct BetaProgramOutputItemStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// The agent that produced this item.
-///
-/// - Remark: Generated from `#/components/schemas/Beta_AgentTagParam`.
-public struct BetaAgentTagParam: Codable, Hashable, Sendable {
-    /// The canonical name of the agent that produced this item.
-    public var agentName: Swift.String
-
-    /// Creates a `BetaAgentTagParam`.
-    ///
-    /// - Parameters:
-    ///   - agentName: The canonical name of the agent that produced this item.
-    public init(
-        agentName: Swift.String
-    ) {
-        self.agentName = agentName
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agentName = "agent_name"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.agentName = try container.decode(Swift.String.self, forKey: .agentName)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.agentName, forKey: .agentName)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaProgramItemParam`.
-public struct BetaProgramItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    /// The unique ID of this program item.
-    public var id: Swift.String
-    /// The stable call ID of the program item.
-    public var callID: Swift.String
-    /// The JavaScript source executed by programmatic tool calling.
-    public var code: Swift.String
-    /// Opaque program replay fingerprint that must be round-tripped.
-    public var fingerprint: Swift.String
-
-    /// Creates a `BetaProgramItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The unique ID of this program item.
-    ///   - callID: The stable call ID of the program item.
-    ///   - code: The JavaScript source executed by programmatic tool calling.
-    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        code: Swift.String,
-        fingerprint: Swift.String
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.code = code
-        self.fingerprint = fingerprint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case code
-        case fingerprint
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.fingerprint, forKey: .fingerprint)
-    }
-}
-
-/// An internal identifier for an item to reference.
-///
-/// - Remark: Generated from `#/components/schemas/BetaItemReferenceParam`.
-public struct BetaItemReferenceParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    /// The ID of the item to reference.
-    public var id: Swift.String
-
-    /// Creates a `BetaItemReferenceParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The ID of the item to reference.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String
-    ) {
-        self.agent = agent
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("item_reference", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("item_reference", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
-/// Compacts the current context. Must be the final input item.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCompactionTriggerItemParam`.
-public struct BetaCompactionTriggerItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-
-    /// Creates a `BetaCompactionTriggerItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    public init(
-        agent: BetaAgentTagParam? = nil
-    ) {
-        self.agent = agent
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction_trigger", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("compaction_trigger", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
     }
 }

@@ -3,6 +3,3012 @@
 
 import Foundation
 
+/// A tool that allows the model to execute shell commands.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam`.
+public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable {
+    /// The `environment` member.
+    public var environment: BetaFunctionShellToolParam.Environment?
+    /// The `allowed_callers` member.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+
+    /// Creates a new `BetaFunctionShellToolParam`.
+    ///
+    /// - Parameters:
+    ///   - environment: The `environment` member.
+    ///   - allowedCallers: The `allowed_callers` member.
+    public init(
+        environment: BetaFunctionShellToolParam.Environment? = nil,
+        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
+    ) {
+        self.environment = environment
+        self.allowedCallers = allowedCallers
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case environment
+        case allowedCallers = "allowed_callers"
+        case type
+    }
+
+    /// Decodes a `BetaFunctionShellToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell", forKey: .type)
+        self.environment = try container.decodeIfPresent(BetaFunctionShellToolParam.Environment.self, forKey: .environment)
+        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell", forKey: .type)
+        try container.encodeIfPresent(self.environment, forKey: .environment)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+    }
+
+    /// The `0` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam/properties/environment/anyOf/0`.
+    public enum Environment: Codable, Hashable, Sendable {
+        /// type: `container_auto`
+        case containerAuto(BetaContainerAutoParam)
+        /// type: `local`
+        case local(BetaLocalEnvironmentParam)
+        /// type: `container_reference`
+        case containerReference(BetaContainerReferenceParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "container_auto":
+                    self = .containerAuto(try BetaContainerAutoParam(from: decoder))
+                case "local":
+                    self = .local(try BetaLocalEnvironmentParam(from: decoder))
+                case "container_reference":
+                    self = .containerReference(try BetaContainerReferenceParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .containerAuto(let value): try value.encode(to: encoder)
+                case .local(let value): try value.encode(to: encoder)
+                case .containerReference(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `BetaContainerReferenceParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerReferenceParam`.
+public struct BetaContainerReferenceParam: Codable, Hashable, Sendable {
+    /// The ID of the referenced container.
+    public var containerID: Swift.String
+
+    /// Creates a new `BetaContainerReferenceParam`.
+    ///
+    /// - Parameters:
+    ///   - containerID: The ID of the referenced container.
+    public init(containerID: Swift.String) {
+        self.containerID = containerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case containerID = "container_id"
+        case type
+    }
+
+    /// Decodes a `BetaContainerReferenceParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("container_reference", forKey: .type)
+        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_reference", forKey: .type)
+        try container.encode(self.containerID, forKey: .containerID)
+    }
+}
+
+/// The `BetaLocalEnvironmentParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaLocalEnvironmentParam`.
+public struct BetaLocalEnvironmentParam: Codable, Hashable, Sendable {
+    /// An optional list of skills.
+    public var skills: [BetaLocalSkillParam]?
+
+    /// Creates a new `BetaLocalEnvironmentParam`.
+    ///
+    /// - Parameters:
+    ///   - skills: An optional list of skills.
+    public init(skills: [BetaLocalSkillParam]? = nil) {
+        self.skills = skills
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case skills
+        case type
+    }
+
+    /// Decodes a `BetaLocalEnvironmentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("local", forKey: .type)
+        self.skills = try container.decodeIfPresent([BetaLocalSkillParam].self, forKey: .skills)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("local", forKey: .type)
+        try container.encodeIfPresent(self.skills, forKey: .skills)
+    }
+}
+
+/// The `BetaLocalSkillParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaLocalSkillParam`.
+public struct BetaLocalSkillParam: Codable, Hashable, Sendable {
+    /// The name of the skill.
+    public var name: Swift.String
+    /// The description of the skill.
+    public var description: Swift.String
+    /// The path to the directory containing the skill.
+    public var path: Swift.String
+
+    /// Creates a new `BetaLocalSkillParam`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the skill.
+    ///   - description: The description of the skill.
+    ///   - path: The path to the directory containing the skill.
+    public init(
+        name: Swift.String,
+        description: Swift.String,
+        path: Swift.String
+    ) {
+        self.name = name
+        self.description = description
+        self.path = path
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case description
+        case path
+    }
+
+    /// Decodes a `BetaLocalSkillParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.description = try container.decode(Swift.String.self, forKey: .description)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.description, forKey: .description)
+        try container.encode(self.path, forKey: .path)
+    }
+}
+
+/// The `BetaContainerAutoParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam`.
+public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
+    /// An optional list of uploaded files to make available to your code.
+    public var fileIDs: [Swift.String]?
+    /// The `memory_limit` member.
+    public var memoryLimit: BetaContainerMemoryLimit?
+    /// Network access policy for the container.
+    public var networkPolicy: BetaContainerAutoParam.NetworkPolicy?
+    /// An optional list of skills referenced by id or inline data.
+    public var skills: [BetaContainerAutoParam.Skill]?
+
+    /// Creates a new `BetaContainerAutoParam`.
+    ///
+    /// - Parameters:
+    ///   - fileIDs: An optional list of uploaded files to make available to your code.
+    ///   - memoryLimit: The `memory_limit` member.
+    ///   - networkPolicy: Network access policy for the container.
+    ///   - skills: An optional list of skills referenced by id or inline data.
+    public init(
+        fileIDs: [Swift.String]? = nil,
+        memoryLimit: BetaContainerMemoryLimit? = nil,
+        networkPolicy: BetaContainerAutoParam.NetworkPolicy? = nil,
+        skills: [BetaContainerAutoParam.Skill]? = nil
+    ) {
+        self.fileIDs = fileIDs
+        self.memoryLimit = memoryLimit
+        self.networkPolicy = networkPolicy
+        self.skills = skills
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileIDs = "file_ids"
+        case memoryLimit = "memory_limit"
+        case networkPolicy = "network_policy"
+        case skills
+        case type
+    }
+
+    /// Decodes a `BetaContainerAutoParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("container_auto", forKey: .type)
+        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+        self.memoryLimit = try container.decodeIfPresent(BetaContainerMemoryLimit.self, forKey: .memoryLimit)
+        self.networkPolicy = try container.decodeIfPresent(BetaContainerAutoParam.NetworkPolicy.self, forKey: .networkPolicy)
+        self.skills = try container.decodeIfPresent([BetaContainerAutoParam.Skill].self, forKey: .skills)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_auto", forKey: .type)
+        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
+        try container.encodeIfPresent(self.memoryLimit, forKey: .memoryLimit)
+        try container.encodeIfPresent(self.networkPolicy, forKey: .networkPolicy)
+        try container.encodeIfPresent(self.skills, forKey: .skills)
+    }
+
+    /// Network access policy for the container.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/network_policy`.
+    public enum NetworkPolicy: Codable, Hashable, Sendable {
+        /// type: `disabled`
+        case disabled(BetaContainerNetworkPolicyDisabledParam)
+        /// type: `allowlist`
+        case allowlist(BetaContainerNetworkPolicyAllowlistParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "disabled":
+                    self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
+                case "allowlist":
+                    self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .disabled(let value): try value.encode(to: encoder)
+                case .allowlist(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/skills/items`.
+    public enum Skill: Codable, Hashable, Sendable {
+        /// type: `skill_reference`
+        case skillReference(BetaSkillReferenceParam)
+        /// type: `inline`
+        case inline(BetaInlineSkillParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "skill_reference":
+                    self = .skillReference(try BetaSkillReferenceParam(from: decoder))
+                case "inline":
+                    self = .inline(try BetaInlineSkillParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .skillReference(let value): try value.encode(to: encoder)
+                case .inline(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `BetaInlineSkillParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInlineSkillParam`.
+public struct BetaInlineSkillParam: Codable, Hashable, Sendable {
+    /// The name of the skill.
+    public var name: Swift.String
+    /// The description of the skill.
+    public var description: Swift.String
+    /// Inline skill payload
+    public var source: BetaInlineSkillSourceParam
+
+    /// Creates a new `BetaInlineSkillParam`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the skill.
+    ///   - description: The description of the skill.
+    ///   - source: Inline skill payload
+    public init(
+        name: Swift.String,
+        description: Swift.String,
+        source: BetaInlineSkillSourceParam
+    ) {
+        self.name = name
+        self.description = description
+        self.source = source
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case description
+        case source
+        case type
+    }
+
+    /// Decodes a `BetaInlineSkillParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("inline", forKey: .type)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.description = try container.decode(Swift.String.self, forKey: .description)
+        self.source = try container.decode(BetaInlineSkillSourceParam.self, forKey: .source)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("inline", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.description, forKey: .description)
+        try container.encode(self.source, forKey: .source)
+    }
+}
+
+/// Inline skill payload
+///
+/// - Remark: Generated from `#/components/schemas/BetaInlineSkillSourceParam`.
+public struct BetaInlineSkillSourceParam: Codable, Hashable, Sendable {
+    /// Base64-encoded skill zip bundle.
+    public var data: Swift.String
+
+    /// Creates a new `BetaInlineSkillSourceParam`.
+    ///
+    /// - Parameters:
+    ///   - data: Base64-encoded skill zip bundle.
+    public init(data: Swift.String) {
+        self.data = data
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case data
+        case type
+        case mediaType = "media_type"
+    }
+
+    /// Decodes a `BetaInlineSkillSourceParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("base64", forKey: .type)
+        try container.decodeConstant("application/zip", forKey: .mediaType)
+        self.data = try container.decode(Swift.String.self, forKey: .data)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("base64", forKey: .type)
+        try container.encode("application/zip", forKey: .mediaType)
+        try container.encode(self.data, forKey: .data)
+    }
+}
+
+/// The `BetaSkillReferenceParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSkillReferenceParam`.
+public struct BetaSkillReferenceParam: Codable, Hashable, Sendable {
+    /// The ID of the referenced skill.
+    public var skillID: Swift.String
+    /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
+    public var version: Swift.String?
+
+    /// Creates a new `BetaSkillReferenceParam`.
+    ///
+    /// - Parameters:
+    ///   - skillID: The ID of the referenced skill.
+    ///   - version: Optional skill version. Use a positive integer or 'latest'. Omit for default.
+    public init(
+        skillID: Swift.String,
+        version: Swift.String? = nil
+    ) {
+        self.skillID = skillID
+        self.version = version
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case skillID = "skill_id"
+        case version
+        case type
+    }
+
+    /// Decodes a `BetaSkillReferenceParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("skill_reference", forKey: .type)
+        self.skillID = try container.decode(Swift.String.self, forKey: .skillID)
+        self.version = try container.decodeIfPresent(Swift.String.self, forKey: .version)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("skill_reference", forKey: .type)
+        try container.encode(self.skillID, forKey: .skillID)
+        try container.encodeIfPresent(self.version, forKey: .version)
+    }
+}
+
+/// The `BetaContainerNetworkPolicyAllowlistParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyAllowlistParam`.
+public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable {
+    /// A list of allowed domains when type is `allowlist`.
+    public var allowedDomains: [Swift.String]
+    /// Optional domain-scoped secrets for allowlisted domains.
+    public var domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]?
+
+    /// Creates a new `BetaContainerNetworkPolicyAllowlistParam`.
+    ///
+    /// - Parameters:
+    ///   - allowedDomains: A list of allowed domains when type is `allowlist`.
+    ///   - domainSecrets: Optional domain-scoped secrets for allowlisted domains.
+    public init(
+        allowedDomains: [Swift.String],
+        domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]? = nil
+    ) {
+        self.allowedDomains = allowedDomains
+        self.domainSecrets = domainSecrets
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case allowedDomains = "allowed_domains"
+        case domainSecrets = "domain_secrets"
+        case type
+    }
+
+    /// Decodes a `BetaContainerNetworkPolicyAllowlistParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("allowlist", forKey: .type)
+        self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains) ?? []
+        self.domainSecrets = try container.decodeIfPresent([BetaContainerNetworkPolicyDomainSecretParam].self, forKey: .domainSecrets)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("allowlist", forKey: .type)
+        try container.encode(self.allowedDomains, forKey: .allowedDomains)
+        try container.encodeIfPresent(self.domainSecrets, forKey: .domainSecrets)
+    }
+}
+
+/// The `BetaContainerNetworkPolicyDomainSecretParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDomainSecretParam`.
+public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable {
+    /// The domain associated with the secret.
+    public var domain: Swift.String
+    /// The name of the secret to inject for the domain.
+    public var name: Swift.String
+    /// The secret value to inject for the domain.
+    public var value: Swift.String
+
+    /// Creates a new `BetaContainerNetworkPolicyDomainSecretParam`.
+    ///
+    /// - Parameters:
+    ///   - domain: The domain associated with the secret.
+    ///   - name: The name of the secret to inject for the domain.
+    ///   - value: The secret value to inject for the domain.
+    public init(
+        domain: Swift.String,
+        name: Swift.String,
+        value: Swift.String
+    ) {
+        self.domain = domain
+        self.name = name
+        self.value = value
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case domain
+        case name
+        case value
+    }
+
+    /// Decodes a `BetaContainerNetworkPolicyDomainSecretParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.domain = try container.decode(Swift.String.self, forKey: .domain)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.value = try container.decode(Swift.String.self, forKey: .value)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.domain, forKey: .domain)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.value, forKey: .value)
+    }
+}
+
+/// The `BetaContainerNetworkPolicyDisabledParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDisabledParam`.
+public struct BetaContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaContainerNetworkPolicyDisabledParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaContainerNetworkPolicyDisabledParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("disabled", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("disabled", forKey: .type)
+    }
+}
+
+/// The `BetaContainerMemoryLimit` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerMemoryLimit`.
+public struct BetaContainerMemoryLimit: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `1g`
+    public static var _1g: Self { Self(rawValue: "1g") }
+
+    /// `4g`
+    public static var _4g: Self { Self(rawValue: "4g") }
+
+    /// `16g`
+    public static var _16g: Self { Self(rawValue: "16g") }
+
+    /// `64g`
+    public static var _64g: Self { Self(rawValue: "64g") }
+}
+
+/// A tool that allows the model to execute shell commands in a local environment.
+///
+/// - Remark: Generated from `#/components/schemas/BetaLocalShellToolParam`.
+public struct BetaLocalShellToolParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaLocalShellToolParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaLocalShellToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("local_shell", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("local_shell", forKey: .type)
+    }
+}
+
+/// A tool that generates images using the GPT image models.
+///
+/// - Remark: Generated from `#/components/schemas/BetaImageGenTool`.
+public struct BetaImageGenTool: Codable, Hashable, Sendable {
+    /// The `model` member.
+    public var model: BetaImageGenTool.ModelValue?
+    /// The quality of the generated image. One of `low`, `medium`, `high`,
+    /// or `auto`. Default: `auto`.
+    public var quality: BetaImageGenTool.Quality?
+    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    public var size: BetaImageGenTool.Size?
+    /// The output format of the generated image. One of `png`, `webp`, or
+    /// `jpeg`. Default: `png`.
+    public var outputFormat: BetaImageGenTool.OutputFormat?
+    /// Compression level for the output image. Default: 100.
+    public var outputCompression: Swift.Int?
+    /// Moderation level for the generated image. Default: `auto`.
+    public var moderation: BetaImageGenTool.ModerationValue?
+    /// Set the background of the generated image. One of `transparent`,
+    /// `opaque`, or `auto`. Transparent backgrounds are available for
+    /// supported GPT Image models. For `gpt-image-2` and
+    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
+    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
+    public var background: BetaImageGenTool.Background?
+    /// The `input_fidelity` member.
+    public var inputFidelity: BetaInputFidelity?
+    /// Optional mask for inpainting. Contains `image_url`
+    /// (string, optional) and `file_id` (string, optional).
+    public var inputImageMask: BetaImageGenTool.InputImageMask?
+    /// Number of partial images to generate in streaming mode, from 0 (default value) to 3.
+    public var partialImages: Swift.Int?
+    /// Whether to generate a new image or edit an existing image. Default: `auto`.
+    public var action: BetaImageGenActionEnum?
+
+    /// Creates a new `BetaImageGenTool`.
+    ///
+    /// - Parameters:
+    ///   - model: The `model` member.
+    ///   - quality: The quality of the generated image. One of `low`, `medium`, `high`,
+    ///   - size: The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    ///   - outputFormat: The output format of the generated image. One of `png`, `webp`, or
+    ///   - outputCompression: Compression level for the output image. Default: 100.
+    ///   - moderation: Moderation level for the generated image. Default: `auto`.
+    ///   - background: Set the background of the generated image. One of `transparent`,
+    ///   - inputFidelity: The `input_fidelity` member.
+    ///   - inputImageMask: Optional mask for inpainting. Contains `image_url`
+    ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3.
+    ///   - action: Whether to generate a new image or edit an existing image. Default: `auto`.
+    public init(
+        model: BetaImageGenTool.ModelValue? = nil,
+        quality: BetaImageGenTool.Quality? = nil,
+        size: BetaImageGenTool.Size? = nil,
+        outputFormat: BetaImageGenTool.OutputFormat? = nil,
+        outputCompression: Swift.Int? = nil,
+        moderation: BetaImageGenTool.ModerationValue? = nil,
+        background: BetaImageGenTool.Background? = nil,
+        inputFidelity: BetaInputFidelity? = nil,
+        inputImageMask: BetaImageGenTool.InputImageMask? = nil,
+        partialImages: Swift.Int? = nil,
+        action: BetaImageGenActionEnum? = nil
+    ) {
+        self.model = model
+        self.quality = quality
+        self.size = size
+        self.outputFormat = outputFormat
+        self.outputCompression = outputCompression
+        self.moderation = moderation
+        self.background = background
+        self.inputFidelity = inputFidelity
+        self.inputImageMask = inputImageMask
+        self.partialImages = partialImages
+        self.action = action
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case model
+        case quality
+        case size
+        case outputFormat = "output_format"
+        case outputCompression = "output_compression"
+        case moderation
+        case background
+        case inputFidelity = "input_fidelity"
+        case inputImageMask = "input_image_mask"
+        case partialImages = "partial_images"
+        case action
+        case type
+    }
+
+    /// Decodes a `BetaImageGenTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("image_generation", forKey: .type)
+        self.model = try container.decodeIfPresent(BetaImageGenTool.ModelValue.self, forKey: .model)
+        self.quality = try container.decodeIfPresent(BetaImageGenTool.Quality.self, forKey: .quality)
+        self.size = try container.decodeIfPresent(BetaImageGenTool.Size.self, forKey: .size)
+        self.outputFormat = try container.decodeIfPresent(BetaImageGenTool.OutputFormat.self, forKey: .outputFormat)
+        self.outputCompression = try container.decodeIfPresent(Swift.Int.self, forKey: .outputCompression)
+        self.moderation = try container.decodeIfPresent(BetaImageGenTool.ModerationValue.self, forKey: .moderation)
+        self.background = try container.decodeIfPresent(BetaImageGenTool.Background.self, forKey: .background)
+        self.inputFidelity = try container.decodeIfPresent(BetaInputFidelity.self, forKey: .inputFidelity)
+        self.inputImageMask = try container.decodeIfPresent(BetaImageGenTool.InputImageMask.self, forKey: .inputImageMask)
+        self.partialImages = try container.decodeIfPresent(Swift.Int.self, forKey: .partialImages)
+        self.action = try container.decodeIfPresent(BetaImageGenActionEnum.self, forKey: .action)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("image_generation", forKey: .type)
+        try container.encodeIfPresent(self.model, forKey: .model)
+        try container.encodeIfPresent(self.quality, forKey: .quality)
+        try container.encodeIfPresent(self.size, forKey: .size)
+        try container.encodeIfPresent(self.outputFormat, forKey: .outputFormat)
+        try container.encodeIfPresent(self.outputCompression, forKey: .outputCompression)
+        try container.encodeIfPresent(self.moderation, forKey: .moderation)
+        try container.encodeIfPresent(self.background, forKey: .background)
+        try container.encodeIfPresent(self.inputFidelity, forKey: .inputFidelity)
+        try container.encodeIfPresent(self.inputImageMask, forKey: .inputImageMask)
+        try container.encodeIfPresent(self.partialImages, forKey: .partialImages)
+        try container.encodeIfPresent(self.action, forKey: .action)
+    }
+
+    /// The `model` schema.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/model`.
+    public struct ModelValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `gpt-image-1`
+        public static var gptImage1: Self { Self(rawValue: "gpt-image-1") }
+
+        /// `gpt-image-1-mini`
+        public static var gptImage1Mini: Self { Self(rawValue: "gpt-image-1-mini") }
+
+        /// `gpt-image-1.5`
+        public static var gptImage1_5: Self { Self(rawValue: "gpt-image-1.5") }
+
+        /// `gpt-image-2`
+        public static var gptImage2: Self { Self(rawValue: "gpt-image-2") }
+
+        /// `gpt-image-2-2026-04-21`
+        public static var gptImage2_2026_04_21: Self { Self(rawValue: "gpt-image-2-2026-04-21") }
+    }
+
+    /// The quality of the generated image. One of `low`, `medium`, `high`,
+    /// or `auto`. Default: `auto`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/quality`.
+    public struct Quality: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `low`
+        public static var low: Self { Self(rawValue: "low") }
+
+        /// `medium`
+        public static var medium: Self { Self(rawValue: "medium") }
+
+        /// `high`
+        public static var high: Self { Self(rawValue: "high") }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+    }
+
+    /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/size`.
+    public struct Size: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `1024x1024`
+        public static var _1024x1024: Self { Self(rawValue: "1024x1024") }
+
+        /// `1024x1536`
+        public static var _1024x1536: Self { Self(rawValue: "1024x1536") }
+
+        /// `1536x1024`
+        public static var _1536x1024: Self { Self(rawValue: "1536x1024") }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+    }
+
+    /// The output format of the generated image. One of `png`, `webp`, or
+    /// `jpeg`. Default: `png`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/output_format`.
+    public struct OutputFormat: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `png`
+        public static var png: Self { Self(rawValue: "png") }
+
+        /// `webp`
+        public static var webp: Self { Self(rawValue: "webp") }
+
+        /// `jpeg`
+        public static var jpeg: Self { Self(rawValue: "jpeg") }
+    }
+
+    /// Moderation level for the generated image. Default: `auto`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/moderation`.
+    public struct ModerationValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+
+        /// `low`
+        public static var low: Self { Self(rawValue: "low") }
+    }
+
+    /// Set the background of the generated image. One of `transparent`,
+    /// `opaque`, or `auto`. Transparent backgrounds are available for
+    /// supported GPT Image models. For `gpt-image-2` and
+    /// `gpt-image-2-2026-04-21`, this support is in preview. When using
+    /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/background`.
+    public struct Background: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `transparent`
+        public static var transparent: Self { Self(rawValue: "transparent") }
+
+        /// `opaque`
+        public static var opaque: Self { Self(rawValue: "opaque") }
+
+        /// `auto`
+        public static var auto: Self { Self(rawValue: "auto") }
+    }
+
+    /// Optional mask for inpainting. Contains `image_url`
+    /// (string, optional) and `file_id` (string, optional).
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/input_image_mask`.
+    public struct InputImageMask: Codable, Hashable, Sendable {
+        /// Base64-encoded mask image.
+        public var imageURL: Swift.String?
+        /// File ID for the mask image.
+        public var fileID: Swift.String?
+
+        /// Creates a new `InputImageMask`.
+        ///
+        /// - Parameters:
+        ///   - imageURL: Base64-encoded mask image.
+        ///   - fileID: File ID for the mask image.
+        public init(
+            imageURL: Swift.String? = nil,
+            fileID: Swift.String? = nil
+        ) {
+            self.imageURL = imageURL
+            self.fileID = fileID
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case imageURL = "image_url"
+            case fileID = "file_id"
+        }
+
+        /// Decodes a `InputImageMask` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
+            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
+            try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        }
+    }
+}
+
+/// The `BetaImageGenActionEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaImageGenActionEnum`.
+public struct BetaImageGenActionEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `generate`
+    public static var generate: Self { Self(rawValue: "generate") }
+
+    /// `edit`
+    public static var edit: Self { Self(rawValue: "edit") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+}
+
+/// Control how much effort the model will exert to match the style and features, especially facial features, of input images. This parameter is only supported for `gpt-image-1` and `gpt-image-1.5` and later models, unsupported for `gpt-image-1-mini`. Supports `high` and `low`. Defaults to `low`.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputFidelity`.
+public struct BetaInputFidelity: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+}
+
+/// The `BetaProgrammaticToolCallingParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaProgrammaticToolCallingParam`.
+public struct BetaProgrammaticToolCallingParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaProgrammaticToolCallingParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("programmatic_tool_calling", forKey: .type)
+    }
+}
+
+/// A tool that runs Python code to help generate a response to a prompt.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterTool`.
+public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
+    /// The code interpreter container. Can be a container ID or an object that
+    /// specifies uploaded file IDs to make available to your code, along with an
+    /// optional `memory_limit` setting.
+    public var container: BetaCodeInterpreterTool.Container
+    /// The `allowed_callers` member.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+
+    /// Creates a new `BetaCodeInterpreterTool`.
+    ///
+    /// - Parameters:
+    ///   - container: The code interpreter container. Can be a container ID or an object that
+    ///   - allowedCallers: The `allowed_callers` member.
+    public init(
+        container: BetaCodeInterpreterTool.Container,
+        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
+    ) {
+        self.container = container
+        self.allowedCallers = allowedCallers
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case container
+        case allowedCallers = "allowed_callers"
+        case type
+    }
+
+    /// Decodes a `BetaCodeInterpreterTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("code_interpreter", forKey: .type)
+        self.container = try container.decode(BetaCodeInterpreterTool.Container.self, forKey: .container)
+        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("code_interpreter", forKey: .type)
+        try container.encode(self.container, forKey: .container)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+    }
+
+    /// The code interpreter container. Can be a container ID or an object that
+    /// specifies uploaded file IDs to make available to your code, along with an
+    /// optional `memory_limit` setting.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterTool/properties/container`.
+    public enum Container: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        /// The container ID.
+        case string(Swift.String)
+        /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
+        case betaAutoCodeInterpreterToolParam(BetaAutoCodeInterpreterToolParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? Swift.String(from: decoder) {
+                self = .string(value)
+                return
+            }
+            if let value = try? BetaAutoCodeInterpreterToolParam(from: decoder) {
+                self = .betaAutoCodeInterpreterToolParam(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .string(let value): try value.encode(to: encoder)
+                case .betaAutoCodeInterpreterToolParam(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
+///
+/// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam`.
+public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
+    /// An optional list of uploaded files to make available to your code.
+    public var fileIDs: [Swift.String]?
+    /// The `memory_limit` member.
+    public var memoryLimit: BetaContainerMemoryLimit?
+    /// Network access policy for the container.
+    public var networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy?
+
+    /// Creates a new `BetaAutoCodeInterpreterToolParam`.
+    ///
+    /// - Parameters:
+    ///   - fileIDs: An optional list of uploaded files to make available to your code.
+    ///   - memoryLimit: The `memory_limit` member.
+    ///   - networkPolicy: Network access policy for the container.
+    public init(
+        fileIDs: [Swift.String]? = nil,
+        memoryLimit: BetaContainerMemoryLimit? = nil,
+        networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy? = nil
+    ) {
+        self.fileIDs = fileIDs
+        self.memoryLimit = memoryLimit
+        self.networkPolicy = networkPolicy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileIDs = "file_ids"
+        case memoryLimit = "memory_limit"
+        case networkPolicy = "network_policy"
+        case type
+    }
+
+    /// Decodes a `BetaAutoCodeInterpreterToolParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("auto", forKey: .type)
+        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+        self.memoryLimit = try container.decodeIfPresent(BetaContainerMemoryLimit.self, forKey: .memoryLimit)
+        self.networkPolicy = try container.decodeIfPresent(BetaAutoCodeInterpreterToolParam.NetworkPolicy.self, forKey: .networkPolicy)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("auto", forKey: .type)
+        try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
+        try container.encodeIfPresent(self.memoryLimit, forKey: .memoryLimit)
+        try container.encodeIfPresent(self.networkPolicy, forKey: .networkPolicy)
+    }
+
+    /// Network access policy for the container.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam/properties/network_policy`.
+    public enum NetworkPolicy: Codable, Hashable, Sendable {
+        /// type: `disabled`
+        case disabled(BetaContainerNetworkPolicyDisabledParam)
+        /// type: `allowlist`
+        case allowlist(BetaContainerNetworkPolicyAllowlistParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "disabled":
+                    self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
+                case "allowlist":
+                    self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .disabled(let value): try value.encode(to: encoder)
+                case .allowlist(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Give the model access to additional tools via remote Model Context Protocol
+/// (MCP) servers. [Learn more about MCP](/docs/guides/tools-remote-mcp).
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPTool`.
+public struct BetaMCPTool: Codable, Hashable, Sendable {
+    /// A label for this MCP server, used to identify it in tool calls.
+    public var serverLabel: Swift.String
+    /// The URL for the MCP server. One of `server_url`, `connector_id`, or
+    /// `tunnel_id` must be provided.
+    public var serverURL: Swift.String?
+    /// Identifier for service connectors, like those available in ChatGPT. One of
+    /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
+    /// about service connectors [here](/docs/guides/tools-remote-mcp#connectors).
+    ///
+    /// Currently supported `connector_id` values are:
+    ///
+    /// - Dropbox: `connector_dropbox`
+    /// - Gmail: `connector_gmail`
+    /// - Google Calendar: `connector_googlecalendar`
+    /// - Google Drive: `connector_googledrive`
+    /// - Microsoft Teams: `connector_microsoftteams`
+    /// - Outlook Calendar: `connector_outlookcalendar`
+    /// - Outlook Email: `connector_outlookemail`
+    /// - SharePoint: `connector_sharepoint`
+    public var connectorID: BetaMCPTool.ConnectorID?
+    /// The Secure MCP Tunnel ID to use instead of a direct server URL. One of
+    /// `server_url`, `connector_id`, or `tunnel_id` must be provided.
+    public var tunnelID: Swift.String?
+    /// An OAuth access token that can be used with a remote MCP server, either
+    /// with a custom MCP server URL or a service connector. Your application
+    /// must handle the OAuth authorization flow and provide the token here.
+    public var authorization: Swift.String?
+    /// Optional description of the MCP server, used to provide more context.
+    public var serverDescription: Swift.String?
+    /// The `headers` member.
+    public var headers: [Swift.String: Swift.String]?
+    /// The `allowed_tools` member.
+    public var allowedTools: BetaMCPTool.AllowedTools?
+    /// The `allowed_callers` member.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// The `require_approval` member.
+    public var requireApproval: BetaMCPTool.RequireApproval?
+    /// Whether this MCP tool is deferred and discovered via tool search.
+    public var deferLoading: Swift.Bool?
+
+    /// Creates a new `BetaMCPTool`.
+    ///
+    /// - Parameters:
+    ///   - serverLabel: A label for this MCP server, used to identify it in tool calls.
+    ///   - serverURL: The URL for the MCP server. One of `server_url`, `connector_id`, or
+    ///   - connectorID: Identifier for service connectors, like those available in ChatGPT. One of
+    ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL. One of
+    ///   - authorization: An OAuth access token that can be used with a remote MCP server, either
+    ///   - serverDescription: Optional description of the MCP server, used to provide more context.
+    ///   - headers: The `headers` member.
+    ///   - allowedTools: The `allowed_tools` member.
+    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - requireApproval: The `require_approval` member.
+    ///   - deferLoading: Whether this MCP tool is deferred and discovered via tool search.
+    public init(
+        serverLabel: Swift.String,
+        serverURL: Swift.String? = nil,
+        connectorID: BetaMCPTool.ConnectorID? = nil,
+        tunnelID: Swift.String? = nil,
+        authorization: Swift.String? = nil,
+        serverDescription: Swift.String? = nil,
+        headers: [Swift.String: Swift.String]? = nil,
+        allowedTools: BetaMCPTool.AllowedTools? = nil,
+        allowedCallers: [BetaCallableToolAllowedCaller]? = nil,
+        requireApproval: BetaMCPTool.RequireApproval? = nil,
+        deferLoading: Swift.Bool? = nil
+    ) {
+        self.serverLabel = serverLabel
+        self.serverURL = serverURL
+        self.connectorID = connectorID
+        self.tunnelID = tunnelID
+        self.authorization = authorization
+        self.serverDescription = serverDescription
+        self.headers = headers
+        self.allowedTools = allowedTools
+        self.allowedCallers = allowedCallers
+        self.requireApproval = requireApproval
+        self.deferLoading = deferLoading
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case serverLabel = "server_label"
+        case serverURL = "server_url"
+        case connectorID = "connector_id"
+        case tunnelID = "tunnel_id"
+        case authorization
+        case serverDescription = "server_description"
+        case headers
+        case allowedTools = "allowed_tools"
+        case allowedCallers = "allowed_callers"
+        case requireApproval = "require_approval"
+        case deferLoading = "defer_loading"
+        case type
+    }
+
+    /// Decodes a `BetaMCPTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp", forKey: .type)
+        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
+        self.serverURL = try container.decodeIfPresent(Swift.String.self, forKey: .serverURL)
+        self.connectorID = try container.decodeIfPresent(BetaMCPTool.ConnectorID.self, forKey: .connectorID)
+        self.tunnelID = try container.decodeIfPresent(Swift.String.self, forKey: .tunnelID)
+        self.authorization = try container.decodeIfPresent(Swift.String.self, forKey: .authorization)
+        self.serverDescription = try container.decodeIfPresent(Swift.String.self, forKey: .serverDescription)
+        self.headers = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .headers)
+        self.allowedTools = try container.decodeIfPresent(BetaMCPTool.AllowedTools.self, forKey: .allowedTools)
+        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
+        self.requireApproval = try container.decodeIfPresent(BetaMCPTool.RequireApproval.self, forKey: .requireApproval)
+        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp", forKey: .type)
+        try container.encode(self.serverLabel, forKey: .serverLabel)
+        try container.encodeIfPresent(self.serverURL, forKey: .serverURL)
+        try container.encodeIfPresent(self.connectorID, forKey: .connectorID)
+        try container.encodeIfPresent(self.tunnelID, forKey: .tunnelID)
+        try container.encodeIfPresent(self.authorization, forKey: .authorization)
+        try container.encodeIfPresent(self.serverDescription, forKey: .serverDescription)
+        try container.encodeIfPresent(self.headers, forKey: .headers)
+        try container.encodeIfPresent(self.allowedTools, forKey: .allowedTools)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+        try container.encodeIfPresent(self.requireApproval, forKey: .requireApproval)
+        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
+    }
+
+    /// Identifier for service connectors, like those available in ChatGPT. One of
+    /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
+    /// about service connectors [here](/docs/guides/tools-remote-mcp#connectors).
+    ///
+    /// Currently supported `connector_id` values are:
+    ///
+    /// - Dropbox: `connector_dropbox`
+    /// - Gmail: `connector_gmail`
+    /// - Google Calendar: `connector_googlecalendar`
+    /// - Google Drive: `connector_googledrive`
+    /// - Microsoft Teams: `connector_microsoftteams`
+    /// - Outlook Calendar: `connector_outlookcalendar`
+    /// - Outlook Email: `connector_outlookemail`
+    /// - SharePoint: `connector_sharepoint`
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/connector_id`.
+    public struct ConnectorID: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `connector_dropbox`
+        public static var connectorDropbox: Self { Self(rawValue: "connector_dropbox") }
+
+        /// `connector_gmail`
+        public static var connectorGmail: Self { Self(rawValue: "connector_gmail") }
+
+        /// `connector_googlecalendar`
+        public static var connectorGooglecalendar: Self { Self(rawValue: "connector_googlecalendar") }
+
+        /// `connector_googledrive`
+        public static var connectorGoogledrive: Self { Self(rawValue: "connector_googledrive") }
+
+        /// `connector_microsoftteams`
+        public static var connectorMicrosoftteams: Self { Self(rawValue: "connector_microsoftteams") }
+
+        /// `connector_outlookcalendar`
+        public static var connectorOutlookcalendar: Self { Self(rawValue: "connector_outlookcalendar") }
+
+        /// `connector_outlookemail`
+        public static var connectorOutlookemail: Self { Self(rawValue: "connector_outlookemail") }
+
+        /// `connector_sharepoint`
+        public static var connectorSharepoint: Self { Self(rawValue: "connector_sharepoint") }
+    }
+
+    /// List of allowed tool names or a filter object.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/allowed_tools/anyOf/0`.
+    public enum AllowedTools: Codable, Hashable, Sendable {
+        /// A string array of allowed tool names
+        case mcpAllowedTools([Swift.String])
+        /// A filter object to specify which tools are allowed.
+        case betaMCPToolFilter(BetaMCPToolFilter)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? [Swift.String](from: decoder) {
+                self = .mcpAllowedTools(value)
+                return
+            }
+            if let value = try? BetaMCPToolFilter(from: decoder) {
+                self = .betaMCPToolFilter(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .mcpAllowedTools(let value): try value.encode(to: encoder)
+                case .betaMCPToolFilter(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+
+    /// Specify which of the MCP server's tools require approval.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0`.
+    public enum RequireApproval: Codable, Hashable, Sendable {
+        /// Specify which of the MCP server's tools require approval. Can be
+        case mcpToolApprovalFilter(BetaMCPTool.RequireApproval.MCPToolApprovalFilter)
+        /// Specify a single approval policy for all tools. One of `always` or
+        case string(BetaMCPTool.RequireApproval.StringValue)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? BetaMCPTool.RequireApproval.MCPToolApprovalFilter(from: decoder) {
+                self = .mcpToolApprovalFilter(value)
+                return
+            }
+            if let value = try? BetaMCPTool.RequireApproval.StringValue(from: decoder) {
+                self = .string(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Specify which of the MCP server's tools require approval. Can be
+        /// `always`, `never`, or a filter object associated with tools
+        /// that require approval.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0/oneOf/0`.
+        public struct MCPToolApprovalFilter: Codable, Hashable, Sendable {
+            /// A filter object to specify which tools are allowed.
+            public var always: BetaMCPToolFilter?
+            /// A filter object to specify which tools are allowed.
+            public var never: BetaMCPToolFilter?
+
+            /// Creates a new `MCPToolApprovalFilter`.
+            ///
+            /// - Parameters:
+            ///   - always: A filter object to specify which tools are allowed.
+            ///   - never: A filter object to specify which tools are allowed.
+            public init(
+                always: BetaMCPToolFilter? = nil,
+                never: BetaMCPToolFilter? = nil
+            ) {
+                self.always = always
+                self.never = never
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case always
+                case never
+            }
+
+            /// Decodes a `MCPToolApprovalFilter` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
+            public init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.always = try container.decodeIfPresent(BetaMCPToolFilter.self, forKey: .always)
+                self.never = try container.decodeIfPresent(BetaMCPToolFilter.self, forKey: .never)
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.always, forKey: .always)
+                try container.encodeIfPresent(self.never, forKey: .never)
+            }
+        }
+
+        /// Specify a single approval policy for all tools. One of `always` or
+        /// `never`. When set to `always`, all tools will require approval. When
+        /// set to `never`, all tools will not require approval.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0/oneOf/1`.
+        public struct StringValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `always`
+            public static var always: Self { Self(rawValue: "always") }
+
+            /// `never`
+            public static var never: Self { Self(rawValue: "never") }
+        }
+    }
+}
+
+/// A filter object to specify which tools are allowed.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPToolFilter`.
+public struct BetaMCPToolFilter: Codable, Hashable, Sendable {
+    /// List of allowed tool names.
+    public var toolNames: [Swift.String]?
+    /// Indicates whether or not a tool modifies data or is read-only. If an
+    /// MCP server is [annotated with `readOnlyHint`](https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations-readonlyhint),
+    /// it will match this filter.
+    public var readOnly: Swift.Bool?
+
+    /// Creates a new `BetaMCPToolFilter`.
+    ///
+    /// - Parameters:
+    ///   - toolNames: List of allowed tool names.
+    ///   - readOnly: Indicates whether or not a tool modifies data or is read-only. If an
+    public init(
+        toolNames: [Swift.String]? = nil,
+        readOnly: Swift.Bool? = nil
+    ) {
+        self.toolNames = toolNames
+        self.readOnly = readOnly
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case toolNames = "tool_names"
+        case readOnly = "read_only"
+    }
+
+    /// Decodes a `BetaMCPToolFilter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.toolNames = try container.decodeIfPresent([Swift.String].self, forKey: .toolNames)
+        self.readOnly = try container.decodeIfPresent(Swift.Bool.self, forKey: .readOnly)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.toolNames, forKey: .toolNames)
+        try container.encodeIfPresent(self.readOnly, forKey: .readOnly)
+    }
+}
+
+/// Search the Internet for sources related to the prompt. Learn more about the
+/// [web search tool](/docs/guides/tools-web-search).
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchTool`.
+public struct BetaWebSearchTool: Codable, Hashable, Sendable {
+    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+    public var type: BetaWebSearchTool.TypeValue
+    /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
+    public var externalWebAccess: Swift.Bool?
+    /// The `filters` member.
+    public var filters: BetaWebSearchTool.FiltersValue?
+    /// The `user_location` member.
+    public var userLocation: BetaWebSearchApproximateLocation?
+    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    public var searchContextSize: BetaWebSearchTool.SearchContextSizeValue?
+
+    /// Creates a new `BetaWebSearchTool`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+    ///   - externalWebAccess: Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
+    ///   - filters: The `filters` member.
+    ///   - userLocation: The `user_location` member.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    public init(
+        type: BetaWebSearchTool.TypeValue,
+        externalWebAccess: Swift.Bool? = nil,
+        filters: BetaWebSearchTool.FiltersValue? = nil,
+        userLocation: BetaWebSearchApproximateLocation? = nil,
+        searchContextSize: BetaWebSearchTool.SearchContextSizeValue? = nil
+    ) {
+        self.type = type
+        self.externalWebAccess = externalWebAccess
+        self.filters = filters
+        self.userLocation = userLocation
+        self.searchContextSize = searchContextSize
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+        case externalWebAccess = "external_web_access"
+        case filters
+        case userLocation = "user_location"
+        case searchContextSize = "search_context_size"
+    }
+
+    /// Decodes a `BetaWebSearchTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.type = try container.decode(BetaWebSearchTool.TypeValue.self, forKey: .type)
+        self.externalWebAccess = try container.decodeIfPresent(Swift.Bool.self, forKey: .externalWebAccess)
+        self.filters = try container.decodeIfPresent(BetaWebSearchTool.FiltersValue.self, forKey: .filters)
+        self.userLocation = try container.decodeIfPresent(BetaWebSearchApproximateLocation.self, forKey: .userLocation)
+        self.searchContextSize = try container.decodeIfPresent(BetaWebSearchTool.SearchContextSizeValue.self, forKey: .searchContextSize)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+        try container.encodeIfPresent(self.externalWebAccess, forKey: .externalWebAccess)
+        try container.encodeIfPresent(self.filters, forKey: .filters)
+        try container.encodeIfPresent(self.userLocation, forKey: .userLocation)
+        try container.encodeIfPresent(self.searchContextSize, forKey: .searchContextSize)
+    }
+
+    /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `web_search`
+        public static var webSearch: Self { Self(rawValue: "web_search") }
+
+        /// `web_search_2025_08_26`
+        public static var webSearch2025_08_26: Self { Self(rawValue: "web_search_2025_08_26") }
+    }
+
+    /// Filters for the search.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/filters/anyOf/0`.
+    public struct FiltersValue: Codable, Hashable, Sendable {
+        /// The `allowed_domains` member.
+        public var allowedDomains: [Swift.String]?
+
+        /// Creates a new `FiltersValue`.
+        ///
+        /// - Parameters:
+        ///   - allowedDomains: The `allowed_domains` member.
+        public init(allowedDomains: [Swift.String]? = nil) {
+            self.allowedDomains = allowedDomains
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case allowedDomains = "allowed_domains"
+        }
+
+        /// Decodes a `FiltersValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.allowedDomains, forKey: .allowedDomains)
+        }
+    }
+
+    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/search_context_size`.
+    public struct SearchContextSizeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `low`
+        public static var low: Self { Self(rawValue: "low") }
+
+        /// `medium`
+        public static var medium: Self { Self(rawValue: "medium") }
+
+        /// `high`
+        public static var high: Self { Self(rawValue: "high") }
+    }
+}
+
+/// The approximate location of the user.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchApproximateLocation/anyOf/0`.
+public struct BetaWebSearchApproximateLocation: Codable, Hashable, Sendable {
+    /// The `country` member.
+    public var country: Swift.String?
+    /// The `region` member.
+    public var region: Swift.String?
+    /// The `city` member.
+    public var city: Swift.String?
+    /// The `timezone` member.
+    public var timezone: Swift.String?
+
+    /// Creates a new `BetaWebSearchApproximateLocation`.
+    ///
+    /// - Parameters:
+    ///   - country: The `country` member.
+    ///   - region: The `region` member.
+    ///   - city: The `city` member.
+    ///   - timezone: The `timezone` member.
+    public init(
+        country: Swift.String? = nil,
+        region: Swift.String? = nil,
+        city: Swift.String? = nil,
+        timezone: Swift.String? = nil
+    ) {
+        self.country = country
+        self.region = region
+        self.city = city
+        self.timezone = timezone
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case country
+        case region
+        case city
+        case timezone
+        case type
+    }
+
+    /// Decodes a `BetaWebSearchApproximateLocation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstantIfPresent("approximate", forKey: .type)
+        self.country = try container.decodeIfPresent(Swift.String.self, forKey: .country)
+        self.region = try container.decodeIfPresent(Swift.String.self, forKey: .region)
+        self.city = try container.decodeIfPresent(Swift.String.self, forKey: .city)
+        self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("approximate", forKey: .type)
+        try container.encodeIfPresent(self.country, forKey: .country)
+        try container.encodeIfPresent(self.region, forKey: .region)
+        try container.encodeIfPresent(self.city, forKey: .city)
+        try container.encodeIfPresent(self.timezone, forKey: .timezone)
+    }
+}
+
+/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
+///
+/// - Remark: Generated from `#/components/schemas/BetaComputerUsePreviewTool`.
+public struct BetaComputerUsePreviewTool: Codable, Hashable, Sendable {
+    /// The type of computer environment to control.
+    public var environment: BetaComputerEnvironment
+    /// The width of the computer display.
+    public var displayWidth: Swift.Int
+    /// The height of the computer display.
+    public var displayHeight: Swift.Int
+
+    /// Creates a new `BetaComputerUsePreviewTool`.
+    ///
+    /// - Parameters:
+    ///   - environment: The type of computer environment to control.
+    ///   - displayWidth: The width of the computer display.
+    ///   - displayHeight: The height of the computer display.
+    public init(
+        environment: BetaComputerEnvironment,
+        displayWidth: Swift.Int,
+        displayHeight: Swift.Int
+    ) {
+        self.environment = environment
+        self.displayWidth = displayWidth
+        self.displayHeight = displayHeight
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case environment
+        case displayWidth = "display_width"
+        case displayHeight = "display_height"
+        case type
+    }
+
+    /// Decodes a `BetaComputerUsePreviewTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("computer_use_preview", forKey: .type)
+        self.environment = try container.decode(BetaComputerEnvironment.self, forKey: .environment)
+        self.displayWidth = try container.decode(Swift.Int.self, forKey: .displayWidth)
+        self.displayHeight = try container.decode(Swift.Int.self, forKey: .displayHeight)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("computer_use_preview", forKey: .type)
+        try container.encode(self.environment, forKey: .environment)
+        try container.encode(self.displayWidth, forKey: .displayWidth)
+        try container.encode(self.displayHeight, forKey: .displayHeight)
+    }
+}
+
+/// The `BetaComputerEnvironment` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaComputerEnvironment`.
+public struct BetaComputerEnvironment: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `windows`
+    public static var windows: Self { Self(rawValue: "windows") }
+
+    /// `mac`
+    public static var mac: Self { Self(rawValue: "mac") }
+
+    /// `linux`
+    public static var linux: Self { Self(rawValue: "linux") }
+
+    /// `ubuntu`
+    public static var ubuntu: Self { Self(rawValue: "ubuntu") }
+
+    /// `browser`
+    public static var browser: Self { Self(rawValue: "browser") }
+}
+
+/// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
+///
+/// - Remark: Generated from `#/components/schemas/BetaComputerTool`.
+public struct BetaComputerTool: Codable, Hashable, Sendable {
+    /// Creates a new `BetaComputerTool`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaComputerTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("computer", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("computer", forKey: .type)
+    }
+}
+
+/// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search).
+///
+/// - Remark: Generated from `#/components/schemas/BetaFileSearchTool`.
+public struct BetaFileSearchTool: Codable, Hashable, Sendable {
+    /// The IDs of the vector stores to search.
+    public var vectorStoreIDs: [Swift.String]
+    /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
+    public var maxNumResults: Swift.Int?
+    /// Ranking options for search.
+    public var rankingOptions: BetaRankingOptions?
+    /// The `filters` member.
+    public var filters: BetaFilters?
+
+    /// Creates a new `BetaFileSearchTool`.
+    ///
+    /// - Parameters:
+    ///   - vectorStoreIDs: The IDs of the vector stores to search.
+    ///   - maxNumResults: The maximum number of results to return. This number should be between 1 and 50 inclusive.
+    ///   - rankingOptions: Ranking options for search.
+    ///   - filters: The `filters` member.
+    public init(
+        vectorStoreIDs: [Swift.String],
+        maxNumResults: Swift.Int? = nil,
+        rankingOptions: BetaRankingOptions? = nil,
+        filters: BetaFilters? = nil
+    ) {
+        self.vectorStoreIDs = vectorStoreIDs
+        self.maxNumResults = maxNumResults
+        self.rankingOptions = rankingOptions
+        self.filters = filters
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case vectorStoreIDs = "vector_store_ids"
+        case maxNumResults = "max_num_results"
+        case rankingOptions = "ranking_options"
+        case filters
+        case type
+    }
+
+    /// Decodes a `BetaFileSearchTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_search", forKey: .type)
+        self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs) ?? []
+        self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
+        self.rankingOptions = try container.decodeIfPresent(BetaRankingOptions.self, forKey: .rankingOptions)
+        self.filters = try container.decodeIfPresent(BetaFilters.self, forKey: .filters)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_search", forKey: .type)
+        try container.encode(self.vectorStoreIDs, forKey: .vectorStoreIDs)
+        try container.encodeIfPresent(self.maxNumResults, forKey: .maxNumResults)
+        try container.encodeIfPresent(self.rankingOptions, forKey: .rankingOptions)
+        try container.encodeIfPresent(self.filters, forKey: .filters)
+    }
+}
+
+/// The `BetaFilters` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFilters`.
+public enum BetaFilters: Codable, Hashable, Sendable {
+    /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
+    case comparisonFilter(BetaComparisonFilter)
+    /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
+    case compoundFilter(BetaCompoundFilter)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
+                self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
+            case "and", "or":
+                self = .compoundFilter(try BetaCompoundFilter(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .comparisonFilter(let value): try value.encode(to: encoder)
+            case .compoundFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Combine multiple filters using `and` or `or`.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCompoundFilter`.
+public struct BetaCompoundFilter: Codable, Hashable, Sendable {
+    /// Type of operation: `and` or `or`.
+    public var type: BetaCompoundFilter.TypeValue
+    /// Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
+    public var filters: [BetaCompoundFilter.Filter]
+
+    /// Creates a new `BetaCompoundFilter`.
+    ///
+    /// - Parameters:
+    ///   - type: Type of operation: `and` or `or`.
+    ///   - filters: Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
+    public init(
+        type: BetaCompoundFilter.TypeValue,
+        filters: [BetaCompoundFilter.Filter]
+    ) {
+        self.type = type
+        self.filters = filters
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+        case filters
+    }
+
+    /// Decodes a `BetaCompoundFilter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.type = try container.decode(BetaCompoundFilter.TypeValue.self, forKey: .type)
+        self.filters = try container.decodeIfPresent([BetaCompoundFilter.Filter].self, forKey: .filters) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+        try container.encode(self.filters, forKey: .filters)
+    }
+
+    /// Type of operation: `and` or `or`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `and`
+        public static var and: Self { Self(rawValue: "and") }
+
+        /// `or`
+        public static var or: Self { Self(rawValue: "or") }
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter/properties/filters/items`.
+    public enum Filter: Codable, Hashable, Sendable {
+        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
+        case comparisonFilter(BetaComparisonFilter)
+        /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
+        case compoundFilter(BetaCompoundFilter)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
+                    self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
+                case "and", "or":
+                    self = .compoundFilter(try BetaCompoundFilter(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .comparisonFilter(let value): try value.encode(to: encoder)
+                case .compoundFilter(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A filter used to compare a specified attribute key to a given value using a defined comparison operation.
+///
+/// - Remark: Generated from `#/components/schemas/BetaComparisonFilter`.
+public struct BetaComparisonFilter: Codable, Hashable, Sendable {
+    /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
+    /// - `eq`: equals
+    /// - `ne`: not equal
+    /// - `gt`: greater than
+    /// - `gte`: greater than or equal
+    /// - `lt`: less than
+    /// - `lte`: less than or equal
+    /// - `in`: in
+    /// - `nin`: not in
+    public var type: BetaComparisonFilter.TypeValue
+    /// The key to compare against the value.
+    public var key: Swift.String
+    /// The value to compare against the attribute key; supports string, number, or boolean types.
+    public var value: BetaComparisonFilter.Value
+
+    /// Creates a new `BetaComparisonFilter`.
+    ///
+    /// - Parameters:
+    ///   - type: Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
+    ///   - key: The key to compare against the value.
+    ///   - value: The value to compare against the attribute key; supports string, number, or boolean types.
+    public init(
+        type: BetaComparisonFilter.TypeValue,
+        key: Swift.String,
+        value: BetaComparisonFilter.Value
+    ) {
+        self.type = type
+        self.key = key
+        self.value = value
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+        case key
+        case value
+    }
+
+    /// Decodes a `BetaComparisonFilter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.type = try container.decode(BetaComparisonFilter.TypeValue.self, forKey: .type)
+        self.key = try container.decode(Swift.String.self, forKey: .key)
+        self.value = try container.decode(BetaComparisonFilter.Value.self, forKey: .value)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+        try container.encode(self.key, forKey: .key)
+        try container.encode(self.value, forKey: .value)
+    }
+
+    /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
+    /// - `eq`: equals
+    /// - `ne`: not equal
+    /// - `gt`: greater than
+    /// - `gte`: greater than or equal
+    /// - `lt`: less than
+    /// - `lte`: less than or equal
+    /// - `in`: in
+    /// - `nin`: not in
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `eq`
+        public static var eq: Self { Self(rawValue: "eq") }
+
+        /// `ne`
+        public static var ne: Self { Self(rawValue: "ne") }
+
+        /// `gt`
+        public static var gt: Self { Self(rawValue: "gt") }
+
+        /// `gte`
+        public static var gte: Self { Self(rawValue: "gte") }
+
+        /// `lt`
+        public static var lt: Self { Self(rawValue: "lt") }
+
+        /// `lte`
+        public static var lte: Self { Self(rawValue: "lte") }
+
+        /// `in`
+        public static var `in`: Self { Self(rawValue: "in") }
+
+        /// `nin`
+        public static var nin: Self { Self(rawValue: "nin") }
+    }
+
+    /// The value to compare against the attribute key; supports string, number, or boolean types.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value`.
+    public enum Value: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        case string(Swift.String)
+        case number(Swift.Double)
+        case boolean(Swift.Bool)
+        case values([BetaComparisonFilter.Value.ValueValue])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? Swift.String(from: decoder) {
+                self = .string(value)
+                return
+            }
+            if let value = try? Swift.Double(from: decoder) {
+                self = .number(value)
+                return
+            }
+            if let value = try? Swift.Bool(from: decoder) {
+                self = .boolean(value)
+                return
+            }
+            if let value = try? [BetaComparisonFilter.Value.ValueValue](from: decoder) {
+                self = .values(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .string(let value): try value.encode(to: encoder)
+                case .number(let value): try value.encode(to: encoder)
+                case .boolean(let value): try value.encode(to: encoder)
+                case .values(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// The `items` schema.
+        ///
+        /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value/oneOf/3/items`.
+        public enum ValueValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+            case string(Swift.String)
+            case number(Swift.Double)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Creates the ``string(_:)`` case from a string literal.
+            public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                if let value = try? Swift.String(from: decoder) {
+                    self = .string(value)
+                    return
+                }
+                if let value = try? Swift.Double(from: decoder) {
+                    self = .number(value)
+                    return
+                }
+                self = .unknown(try JSONValue(from: decoder))
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                    case .string(let value): try value.encode(to: encoder)
+                    case .number(let value): try value.encode(to: encoder)
+                    case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// The `BetaRankingOptions` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaRankingOptions`.
+public struct BetaRankingOptions: Codable, Hashable, Sendable {
+    /// The ranker to use for the file search.
+    public var ranker: BetaRankerVersionType?
+    /// The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
+    public var scoreThreshold: Swift.Double?
+    /// Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
+    public var hybridSearch: BetaHybridSearchOptions?
+
+    /// Creates a new `BetaRankingOptions`.
+    ///
+    /// - Parameters:
+    ///   - ranker: The ranker to use for the file search.
+    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
+    ///   - hybridSearch: Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
+    public init(
+        ranker: BetaRankerVersionType? = nil,
+        scoreThreshold: Swift.Double? = nil,
+        hybridSearch: BetaHybridSearchOptions? = nil
+    ) {
+        self.ranker = ranker
+        self.scoreThreshold = scoreThreshold
+        self.hybridSearch = hybridSearch
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case ranker
+        case scoreThreshold = "score_threshold"
+        case hybridSearch = "hybrid_search"
+    }
+
+    /// Decodes a `BetaRankingOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.ranker = try container.decodeIfPresent(BetaRankerVersionType.self, forKey: .ranker)
+        self.scoreThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .scoreThreshold)
+        self.hybridSearch = try container.decodeIfPresent(BetaHybridSearchOptions.self, forKey: .hybridSearch)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.ranker, forKey: .ranker)
+        try container.encodeIfPresent(self.scoreThreshold, forKey: .scoreThreshold)
+        try container.encodeIfPresent(self.hybridSearch, forKey: .hybridSearch)
+    }
+}
+
+/// The `BetaHybridSearchOptions` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaHybridSearchOptions`.
+public struct BetaHybridSearchOptions: Codable, Hashable, Sendable {
+    /// The weight of the embedding in the reciprocal ranking fusion.
+    public var embeddingWeight: Swift.Double
+    /// The weight of the text in the reciprocal ranking fusion.
+    public var textWeight: Swift.Double
+
+    /// Creates a new `BetaHybridSearchOptions`.
+    ///
+    /// - Parameters:
+    ///   - embeddingWeight: The weight of the embedding in the reciprocal ranking fusion.
+    ///   - textWeight: The weight of the text in the reciprocal ranking fusion.
+    public init(
+        embeddingWeight: Swift.Double,
+        textWeight: Swift.Double
+    ) {
+        self.embeddingWeight = embeddingWeight
+        self.textWeight = textWeight
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case embeddingWeight = "embedding_weight"
+        case textWeight = "text_weight"
+    }
+
+    /// Decodes a `BetaHybridSearchOptions` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.embeddingWeight = try container.decode(Swift.Double.self, forKey: .embeddingWeight)
+        self.textWeight = try container.decode(Swift.Double.self, forKey: .textWeight)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.embeddingWeight, forKey: .embeddingWeight)
+        try container.encode(self.textWeight, forKey: .textWeight)
+    }
+}
+
+/// The `BetaRankerVersionType` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaRankerVersionType`.
+public struct BetaRankerVersionType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `default-2024-11-15`
+    public static var default2024_11_15: Self { Self(rawValue: "default-2024-11-15") }
+}
+
+/// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionTool`.
+public struct BetaFunctionTool: Codable, Hashable, Sendable {
+    /// The name of the function to call.
+    public var name: Swift.String
+    /// The `description` member.
+    public var description: Swift.String?
+    /// The `parameters` member.
+    public var parameters: [Swift.String: JSONValue]?
+    /// The `output_schema` member.
+    public var outputSchema: [Swift.String: JSONValue]?
+    /// The `strict` member.
+    public var strict: Swift.Bool?
+    /// Whether this function is deferred and loaded via tool search.
+    public var deferLoading: Swift.Bool?
+    /// The `allowed_callers` member.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+
+    /// Creates a new `BetaFunctionTool`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the function to call.
+    ///   - description: The `description` member.
+    ///   - parameters: The `parameters` member.
+    ///   - outputSchema: The `output_schema` member.
+    ///   - strict: The `strict` member.
+    ///   - deferLoading: Whether this function is deferred and loaded via tool search.
+    ///   - allowedCallers: The `allowed_callers` member.
+    public init(
+        name: Swift.String,
+        description: Swift.String? = nil,
+        parameters: [Swift.String: JSONValue]? = nil,
+        outputSchema: [Swift.String: JSONValue]? = nil,
+        strict: Swift.Bool? = nil,
+        deferLoading: Swift.Bool? = nil,
+        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.outputSchema = outputSchema
+        self.strict = strict
+        self.deferLoading = deferLoading
+        self.allowedCallers = allowedCallers
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case description
+        case parameters
+        case outputSchema = "output_schema"
+        case strict
+        case deferLoading = "defer_loading"
+        case allowedCallers = "allowed_callers"
+        case type
+    }
+
+    /// Decodes a `BetaFunctionTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("function", forKey: .type)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
+        self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
+        self.outputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .outputSchema)
+        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
+        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
+        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encode(self.parameters, forKey: .parameters)
+        try container.encodeIfPresent(self.outputSchema, forKey: .outputSchema)
+        try container.encode(self.strict, forKey: .strict)
+        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+    }
+}
+
+/// The `BetaInputItem` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputItem`.
+public enum BetaInputItem: Codable, Hashable, Sendable {
+    /// A message input to the model with a role indicating instruction following
+    case easyInputMessage(BetaEasyInputMessage)
+    /// An item representing part of the context for the response to be
+    case item(BetaItem)
+    /// Compacts the current context. Must be the final input item. (type: `compaction_trigger`)
+    case compactionTrigger(BetaCompactionTriggerItemParam)
+    /// An internal identifier for an item to reference. (type: `item_reference`)
+    case itemReference(BetaItemReferenceParam)
+    /// type: `program`
+    case program(BetaProgramItemParam)
+    /// type: `program_output`
+    case programOutput(BetaProgramOutputItemParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "compaction_trigger":
+                self = .compactionTrigger(try BetaCompactionTriggerItemParam(from: decoder))
+            case "item_reference":
+                self = .itemReference(try BetaItemReferenceParam(from: decoder))
+            case "program":
+                self = .program(try BetaProgramItemParam(from: decoder))
+            case "program_output":
+                self = .programOutput(try BetaProgramOutputItemParam(from: decoder))
+            default:
+                if let value = try? BetaEasyInputMessage(from: decoder) {
+                    self = .easyInputMessage(value)
+                    return
+                }
+                if let value = try? BetaItem(from: decoder) {
+                    if case .unknown = value {} else {
+                        self = .item(value)
+                        return
+                    }
+                }
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .easyInputMessage(let value): try value.encode(to: encoder)
+            case .item(let value): try value.encode(to: encoder)
+            case .compactionTrigger(let value): try value.encode(to: encoder)
+            case .itemReference(let value): try value.encode(to: encoder)
+            case .program(let value): try value.encode(to: encoder)
+            case .programOutput(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The `BetaProgramOutputItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemParam`.
+public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The unique ID of this program output item.
+    public var id: Swift.String
+    /// The call ID of the program item.
+    public var callID: Swift.String
+    /// The result produced by the program item.
+    public var result: Swift.String
+    /// The terminal status of the program output.
+    public var status: BetaProgramOutputItemStatus
+
+    /// Creates a new `BetaProgramOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of this program output item.
+    ///   - callID: The call ID of the program item.
+    ///   - result: The result produced by the program item.
+    ///   - status: The terminal status of the program output.
+    ///   - agent: The `agent` member.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        result: Swift.String,
+        status: BetaProgramOutputItemStatus,
+        agent: BetaAgentTagParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.result = result
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case result
+        case status
+        case type
+    }
+
+    /// Decodes a `BetaProgramOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("program_output", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.result = try container.decode(Swift.String.self, forKey: .result)
+        self.status = try container.decode(BetaProgramOutputItemStatus.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.result, forKey: .result)
+        try container.encode(self.status, forKey: .status)
+    }
+}
+
+/// The `BetaProgramOutputItemStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemStatus`.
+public struct BetaProgramOutputItemStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// The agent that produced this item.
+///
+/// - Remark: Generated from `#/components/schemas/Beta_AgentTagParam`.
+public struct BetaAgentTagParam: Codable, Hashable, Sendable {
+    /// The canonical name of the agent that produced this item.
+    public var agentName: Swift.String
+
+    /// Creates a new `BetaAgentTagParam`.
+    ///
+    /// - Parameters:
+    ///   - agentName: The canonical name of the agent that produced this item.
+    public init(agentName: Swift.String) {
+        self.agentName = agentName
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agentName = "agent_name"
+    }
+
+    /// Decodes a `BetaAgentTagParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.agentName = try container.decode(Swift.String.self, forKey: .agentName)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.agentName, forKey: .agentName)
+    }
+}
+
+/// The `BetaProgramItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaProgramItemParam`.
+public struct BetaProgramItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The unique ID of this program item.
+    public var id: Swift.String
+    /// The stable call ID of the program item.
+    public var callID: Swift.String
+    /// The JavaScript source executed by programmatic tool calling.
+    public var code: Swift.String
+    /// Opaque program replay fingerprint that must be round-tripped.
+    public var fingerprint: Swift.String
+
+    /// Creates a new `BetaProgramItemParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of this program item.
+    ///   - callID: The stable call ID of the program item.
+    ///   - code: The JavaScript source executed by programmatic tool calling.
+    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
+    ///   - agent: The `agent` member.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        code: Swift.String,
+        fingerprint: Swift.String,
+        agent: BetaAgentTagParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.code = code
+        self.fingerprint = fingerprint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case code
+        case fingerprint
+        case type
+    }
+
+    /// Decodes a `BetaProgramItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("program", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.code = try container.decode(Swift.String.self, forKey: .code)
+        self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.fingerprint, forKey: .fingerprint)
+    }
+}
+
+/// An internal identifier for an item to reference.
+///
+/// - Remark: Generated from `#/components/schemas/BetaItemReferenceParam`.
+public struct BetaItemReferenceParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The ID of the item to reference.
+    public var id: Swift.String
+
+    /// Creates a new `BetaItemReferenceParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The ID of the item to reference.
+    ///   - agent: The `agent` member.
+    public init(
+        id: Swift.String,
+        agent: BetaAgentTagParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case type
+    }
+
+    /// Decodes a `BetaItemReferenceParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstantIfPresent("item_reference", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("item_reference", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+    }
+}
+
+/// Compacts the current context. Must be the final input item.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCompactionTriggerItemParam`.
+public struct BetaCompactionTriggerItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+
+    /// Creates a new `BetaCompactionTriggerItemParam`.
+    ///
+    /// - Parameters:
+    ///   - agent: The `agent` member.
+    public init(agent: BetaAgentTagParam? = nil) {
+        self.agent = agent
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case type
+    }
+
+    /// Decodes a `BetaCompactionTriggerItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("compaction_trigger", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("compaction_trigger", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+    }
+}
+
 /// Content item used to generate a response.
 ///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
@@ -72,6 +3078,9 @@ public enum BetaItem: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "file_search_call":
@@ -143,6 +3152,9 @@ public enum BetaItem: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .inputMessage(let value): try value.encode(to: encoder)
@@ -190,6 +3202,7 @@ public struct BetaCustomToolCall: Codable, Hashable, Sendable {
     public var id: Swift.String?
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: BetaToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -198,24 +3211,24 @@ public struct BetaCustomToolCall: Codable, Hashable, Sendable {
     /// The input for the custom tool call generated by the model.
     public var input: Swift.String
 
-    /// Creates a `BetaCustomToolCall`.
+    /// Creates a new `BetaCustomToolCall`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the custom tool call in the OpenAI platform.
     ///   - callID: An identifier used to map this custom tool call to a tool call output.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the custom tool being called.
     ///   - name: The name of the custom tool being called.
     ///   - input: The input for the custom tool call generated by the model.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the custom tool call in the OpenAI platform.
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the custom tool being called.
     public init(
+        callID: Swift.String,
+        name: Swift.String,
+        input: Swift.String,
         agent: BetaAgentTag? = nil,
         id: Swift.String? = nil,
-        callID: Swift.String,
         caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
-        name: Swift.String,
-        input: Swift.String
+        namespace: Swift.String? = nil
     ) {
         self.agent = agent
         self.id = id
@@ -237,6 +3250,10 @@ public struct BetaCustomToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaCustomToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom_tool_call", forKey: .type)
@@ -249,6 +3266,9 @@ public struct BetaCustomToolCall: Codable, Hashable, Sendable {
         self.input = try container.decode(Swift.String.self, forKey: .input)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom_tool_call", forKey: .type)
@@ -275,6 +3295,9 @@ public enum BetaToolCallCaller: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "direct":
@@ -286,6 +3309,9 @@ public enum BetaToolCallCaller: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .direct(let value): try value.encode(to: encoder)
@@ -295,18 +3321,18 @@ public enum BetaToolCallCaller: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaProgramToolCallCaller` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCaller`.
 public struct BetaProgramToolCallCaller: Codable, Hashable, Sendable {
     /// The call ID of the program item that produced this tool call.
     public var callerID: Swift.String
 
-    /// Creates a `BetaProgramToolCallCaller`.
+    /// Creates a new `BetaProgramToolCallCaller`.
     ///
     /// - Parameters:
     ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(
-        callerID: Swift.String
-    ) {
+    public init(callerID: Swift.String) {
         self.callerID = callerID
     }
 
@@ -315,12 +3341,19 @@ public struct BetaProgramToolCallCaller: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaProgramToolCallCaller` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("program", forKey: .type)
         self.callerID = try container.decode(Swift.String.self, forKey: .callerID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("program", forKey: .type)
@@ -328,9 +3361,11 @@ public struct BetaProgramToolCallCaller: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaDirectToolCallCaller` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCaller`.
 public struct BetaDirectToolCallCaller: Codable, Hashable, Sendable {
-    /// Creates a `BetaDirectToolCallCaller`.
+    /// Creates a new `BetaDirectToolCallCaller`.
     public init() {
     }
 
@@ -338,29 +3373,36 @@ public struct BetaDirectToolCallCaller: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaDirectToolCallCaller` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("direct", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("direct", forKey: .type)
     }
 }
 
+/// The `BetaAgentTag` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaAgentTag`.
 public struct BetaAgentTag: Codable, Hashable, Sendable {
     /// The canonical name of the agent that produced this item.
     public var agentName: Swift.String
 
-    /// Creates a `BetaAgentTag`.
+    /// Creates a new `BetaAgentTag`.
     ///
     /// - Parameters:
     ///   - agentName: The canonical name of the agent that produced this item.
-    public init(
-        agentName: Swift.String
-    ) {
+    public init(agentName: Swift.String) {
         self.agentName = agentName
     }
 
@@ -368,11 +3410,18 @@ public struct BetaAgentTag: Codable, Hashable, Sendable {
         case agentName = "agent_name"
     }
 
+    /// Decodes a `BetaAgentTag` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.agentName = try container.decode(Swift.String.self, forKey: .agentName)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.agentName, forKey: .agentName)
@@ -389,25 +3438,26 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
     public var id: Swift.String?
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
     public var output: BetaCustomToolCallOutput.Output
 
-    /// Creates a `BetaCustomToolCallOutput`.
+    /// Creates a new `BetaCustomToolCallOutput`.
     ///
     /// - Parameters:
+    ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
+    ///   - output: The output from the custom tool call generated by your code.
     ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the custom tool call output in the OpenAI platform.
-    ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
     ///   - caller: The `caller` member.
-    ///   - output: The output from the custom tool call generated by your code.
     public init(
+        callID: Swift.String,
+        output: BetaCustomToolCallOutput.Output,
         agent: BetaAgentTag? = nil,
         id: Swift.String? = nil,
-        callID: Swift.String,
-        caller: BetaToolCallCallerParam? = nil,
-        output: BetaCustomToolCallOutput.Output
+        caller: BetaToolCallCallerParam? = nil
     ) {
         self.agent = agent
         self.id = id
@@ -425,6 +3475,10 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaCustomToolCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("custom_tool_call_output", forKey: .type)
@@ -435,6 +3489,9 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
         self.output = try container.decode(BetaCustomToolCallOutput.Output.self, forKey: .output)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("custom_tool_call_output", forKey: .type)
@@ -462,6 +3519,9 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -474,6 +3534,9 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -484,6 +3547,8 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaFunctionAndCustomToolCallOutput` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionAndCustomToolCallOutput`.
@@ -497,6 +3562,9 @@ public enum BetaFunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "input_text":
@@ -510,6 +3578,9 @@ public enum BetaFunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .inputText(let value): try value.encode(to: encoder)
@@ -524,6 +3595,7 @@ public enum BetaFunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputFileContent`.
 public struct BetaInputFileContent: Codable, Hashable, Sendable {
+    /// The `file_id` member.
     public var fileID: Swift.String?
     /// The name of the file to be sent to the model.
     public var filename: Swift.String?
@@ -536,7 +3608,7 @@ public struct BetaInputFileContent: Codable, Hashable, Sendable {
     /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
     public var detail: BetaFileInputDetail?
 
-    /// Creates a `BetaInputFileContent`.
+    /// Creates a new `BetaInputFileContent`.
     ///
     /// - Parameters:
     ///   - fileID: The `file_id` member.
@@ -571,6 +3643,10 @@ public struct BetaInputFileContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaInputFileContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_file", forKey: .type)
@@ -582,6 +3658,9 @@ public struct BetaInputFileContent: Codable, Hashable, Sendable {
         self.detail = try container.decodeIfPresent(BetaFileInputDetail.self, forKey: .detail)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_file", forKey: .type)
@@ -594,12 +3673,16 @@ public struct BetaInputFileContent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaFileInputDetail` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileInputDetail`.
 public struct BetaFileInputDetail: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `auto`
@@ -616,7 +3699,7 @@ public struct BetaFileInputDetail: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointConfig`.
 public struct BetaPromptCacheBreakpointConfig: Codable, Hashable, Sendable {
-    /// Creates a `BetaPromptCacheBreakpointConfig`.
+    /// Creates a new `BetaPromptCacheBreakpointConfig`.
     public init() {
     }
 
@@ -624,11 +3707,18 @@ public struct BetaPromptCacheBreakpointConfig: Codable, Hashable, Sendable {
         case mode
     }
 
+    /// Decodes a `BetaPromptCacheBreakpointConfig` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("explicit", forKey: .mode)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("explicit", forKey: .mode)
@@ -639,24 +3729,26 @@ public struct BetaPromptCacheBreakpointConfig: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputImageContent`.
 public struct BetaInputImageContent: Codable, Hashable, Sendable {
+    /// The `image_url` member.
     public var imageURL: Swift.String?
+    /// The `file_id` member.
     public var fileID: Swift.String?
     /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: BetaImageDetail
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
 
-    /// Creates a `BetaInputImageContent`.
+    /// Creates a new `BetaInputImageContent`.
     ///
     /// - Parameters:
+    ///   - detail: The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     ///   - imageURL: The `image_url` member.
     ///   - fileID: The `file_id` member.
-    ///   - detail: The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public init(
+        detail: BetaImageDetail,
         imageURL: Swift.String? = nil,
         fileID: Swift.String? = nil,
-        detail: BetaImageDetail,
         promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
     ) {
         self.imageURL = imageURL
@@ -673,6 +3765,10 @@ public struct BetaInputImageContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaInputImageContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_image", forKey: .type)
@@ -682,6 +3778,9 @@ public struct BetaInputImageContent: Codable, Hashable, Sendable {
         self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_image", forKey: .type)
@@ -692,12 +3791,16 @@ public struct BetaInputImageContent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaImageDetail` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageDetail`.
 public struct BetaImageDetail: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `low`
@@ -722,7 +3825,7 @@ public struct BetaInputTextContent: Codable, Hashable, Sendable {
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
 
-    /// Creates a `BetaInputTextContent`.
+    /// Creates a new `BetaInputTextContent`.
     ///
     /// - Parameters:
     ///   - text: The text input to the model.
@@ -741,6 +3844,10 @@ public struct BetaInputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaInputTextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_text", forKey: .type)
@@ -748,6 +3855,9 @@ public struct BetaInputTextContent: Codable, Hashable, Sendable {
         self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_text", forKey: .type)
@@ -769,6 +3879,9 @@ public enum BetaToolCallCallerParam: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "direct":
@@ -780,6 +3893,9 @@ public enum BetaToolCallCallerParam: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .direct(let value): try value.encode(to: encoder)
@@ -789,18 +3905,18 @@ public enum BetaToolCallCallerParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaProgramToolCallCallerParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCallerParam`.
 public struct BetaProgramToolCallCallerParam: Codable, Hashable, Sendable {
     /// The call ID of the program item that produced this tool call.
     public var callerID: Swift.String
 
-    /// Creates a `BetaProgramToolCallCallerParam`.
+    /// Creates a new `BetaProgramToolCallCallerParam`.
     ///
     /// - Parameters:
     ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(
-        callerID: Swift.String
-    ) {
+    public init(callerID: Swift.String) {
         self.callerID = callerID
     }
 
@@ -809,12 +3925,19 @@ public struct BetaProgramToolCallCallerParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaProgramToolCallCallerParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("program", forKey: .type)
         self.callerID = try container.decode(Swift.String.self, forKey: .callerID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("program", forKey: .type)
@@ -822,9 +3945,11 @@ public struct BetaProgramToolCallCallerParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `BetaDirectToolCallCallerParam` schema.
+///
 /// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCallerParam`.
 public struct BetaDirectToolCallCallerParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaDirectToolCallCallerParam`.
+    /// Creates a new `BetaDirectToolCallCallerParam`.
     public init() {
     }
 
@@ -832,3123 +3957,20 @@ public struct BetaDirectToolCallCallerParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaDirectToolCallCallerParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("direct", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("direct", forKey: .type)
     }
-}
-
-/// An invocation of a tool on an MCP server.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPToolCall`.
-public struct BetaMCPToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the tool call.
-    public var id: Swift.String
-    /// The label of the MCP server running the tool.
-    public var serverLabel: Swift.String
-    /// The name of the tool that was run.
-    public var name: Swift.String
-    /// A JSON string of the arguments passed to the tool.
-    public var arguments: Swift.String
-    public var output: Swift.String?
-    /// The error from the tool call, if any.
-    public var error: BetaMCPToolCallError?
-    /// The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
-    public var status: BetaMCPToolCallStatus?
-    public var approvalRequestID: Swift.String?
-
-    /// Creates a `BetaMCPToolCall`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the tool call.
-    ///   - serverLabel: The label of the MCP server running the tool.
-    ///   - name: The name of the tool that was run.
-    ///   - arguments: A JSON string of the arguments passed to the tool.
-    ///   - output: The `output` member.
-    ///   - error: The error from the tool call, if any.
-    ///   - status: The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
-    ///   - approvalRequestID: The `approval_request_id` member.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        serverLabel: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String,
-        output: Swift.String? = nil,
-        error: BetaMCPToolCallError? = nil,
-        status: BetaMCPToolCallStatus? = nil,
-        approvalRequestID: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.serverLabel = serverLabel
-        self.name = name
-        self.arguments = arguments
-        self.output = output
-        self.error = error
-        self.status = status
-        self.approvalRequestID = approvalRequestID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case serverLabel = "server_label"
-        case name
-        case arguments
-        case output
-        case error
-        case status
-        case approvalRequestID = "approval_request_id"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-        self.error = try container.decodeIfPresent(BetaMCPToolCallError.self, forKey: .error)
-        self.status = try container.decodeIfPresent(BetaMCPToolCallStatus.self, forKey: .status)
-        self.approvalRequestID = try container.decodeIfPresent(Swift.String.self, forKey: .approvalRequestID)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.serverLabel, forKey: .serverLabel)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.arguments, forKey: .arguments)
-        try container.encodeIfPresent(self.output, forKey: .output)
-        try container.encodeIfPresent(self.error, forKey: .error)
-        try container.encodeIfPresent(self.status, forKey: .status)
-        try container.encodeIfPresent(self.approvalRequestID, forKey: .approvalRequestID)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPToolCallStatus`.
-public struct BetaMCPToolCallStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-    /// `calling`
-    public static var calling: Self { Self(rawValue: "calling") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPToolCallError`.
-public enum BetaMCPToolCallError: Codable, Hashable, Sendable {
-    /// type: `mcp_protocol_error`
-    case mcpProtocolError(BetaMCPProtocolError)
-    /// type: `mcp_tool_execution_error`
-    case mcpToolExecutionError(BetaMCPToolExecutionError)
-    /// type: `http_error`
-    case httpError(BetaHTTPError)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "mcp_protocol_error":
-                self = .mcpProtocolError(try BetaMCPProtocolError(from: decoder))
-            case "mcp_tool_execution_error":
-                self = .mcpToolExecutionError(try BetaMCPToolExecutionError(from: decoder))
-            case "http_error":
-                self = .httpError(try BetaHTTPError(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .mcpProtocolError(let value): try value.encode(to: encoder)
-            case .mcpToolExecutionError(let value): try value.encode(to: encoder)
-            case .httpError(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaHTTPError`.
-public struct BetaHTTPError: Codable, Hashable, Sendable {
-    public var code: Swift.Int
-    public var message: Swift.String
-
-    /// Creates a `BetaHTTPError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
-    public init(
-        code: Swift.Int,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("http_error", forKey: .type)
-        self.code = try container.decode(Swift.Int.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("http_error", forKey: .type)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.message, forKey: .message)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaMCPToolExecutionError`.
-public struct BetaMCPToolExecutionError: Codable, Hashable, Sendable {
-    public var content: JSONValue
-
-    /// Creates a `BetaMCPToolExecutionError`.
-    ///
-    /// - Parameters:
-    ///   - content: The `content` member.
-    public init(
-        content: JSONValue
-    ) {
-        self.content = content
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case content
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_tool_execution_error", forKey: .type)
-        self.content = try container.decode(JSONValue.self, forKey: .content)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_tool_execution_error", forKey: .type)
-        try container.encode(self.content, forKey: .content)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaMCPProtocolError`.
-public struct BetaMCPProtocolError: Codable, Hashable, Sendable {
-    public var code: Swift.Int
-    public var message: Swift.String
-
-    /// Creates a `BetaMCPProtocolError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
-    public init(
-        code: Swift.Int,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_protocol_error", forKey: .type)
-        self.code = try container.decode(Swift.Int.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_protocol_error", forKey: .type)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.message, forKey: .message)
-    }
-}
-
-/// A response to an MCP approval request.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalResponse`.
-public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    public var id: Swift.String?
-    /// The ID of the approval request being answered.
-    public var approvalRequestID: Swift.String
-    /// Whether the request was approved.
-    public var approve: Swift.Bool
-    public var reason: Swift.String?
-
-    /// Creates a `BetaMCPApprovalResponse`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The `id` member.
-    ///   - approvalRequestID: The ID of the approval request being answered.
-    ///   - approve: Whether the request was approved.
-    ///   - reason: The `reason` member.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
-        approvalRequestID: Swift.String,
-        approve: Swift.Bool,
-        reason: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.approvalRequestID = approvalRequestID
-        self.approve = approve
-        self.reason = reason
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case approvalRequestID = "approval_request_id"
-        case approve
-        case reason
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_response", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.approvalRequestID = try container.decode(Swift.String.self, forKey: .approvalRequestID)
-        self.approve = try container.decode(Swift.Bool.self, forKey: .approve)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_approval_response", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
-        try container.encode(self.approve, forKey: .approve)
-        try container.encodeIfPresent(self.reason, forKey: .reason)
-    }
-}
-
-/// A request for human approval of a tool invocation.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalRequest`.
-public struct BetaMCPApprovalRequest: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the approval request.
-    public var id: Swift.String
-    /// The label of the MCP server making the request.
-    public var serverLabel: Swift.String
-    /// The name of the tool to run.
-    public var name: Swift.String
-    /// A JSON string of arguments for the tool.
-    public var arguments: Swift.String
-
-    /// Creates a `BetaMCPApprovalRequest`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the approval request.
-    ///   - serverLabel: The label of the MCP server making the request.
-    ///   - name: The name of the tool to run.
-    ///   - arguments: A JSON string of arguments for the tool.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        serverLabel: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String
-    ) {
-        self.agent = agent
-        self.id = id
-        self.serverLabel = serverLabel
-        self.name = name
-        self.arguments = arguments
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case serverLabel = "server_label"
-        case name
-        case arguments
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_request", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_approval_request", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.serverLabel, forKey: .serverLabel)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.arguments, forKey: .arguments)
-    }
-}
-
-/// A list of tools available on an MCP server.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPListTools`.
-public struct BetaMCPListTools: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the list.
-    public var id: Swift.String
-    /// The label of the MCP server.
-    public var serverLabel: Swift.String
-    /// The tools available on the server.
-    public var tools: [BetaMCPListToolsTool]
-    public var error: Swift.String?
-
-    /// Creates a `BetaMCPListTools`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the list.
-    ///   - serverLabel: The label of the MCP server.
-    ///   - tools: The tools available on the server.
-    ///   - error: The `error` member.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        serverLabel: Swift.String,
-        tools: [BetaMCPListToolsTool],
-        error: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.serverLabel = serverLabel
-        self.tools = tools
-        self.error = error
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case serverLabel = "server_label"
-        case tools
-        case error
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.tools = try container.decodeIfPresent([BetaMCPListToolsTool].self, forKey: .tools) ?? []
-        self.error = try container.decodeIfPresent(Swift.String.self, forKey: .error)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_list_tools", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.serverLabel, forKey: .serverLabel)
-        try container.encode(self.tools, forKey: .tools)
-        try container.encodeIfPresent(self.error, forKey: .error)
-    }
-}
-
-/// A tool available on an MCP server.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPListToolsTool`.
-public struct BetaMCPListToolsTool: Codable, Hashable, Sendable {
-    /// The name of the tool.
-    public var name: Swift.String
-    public var description: Swift.String?
-    /// The JSON schema describing the tool's input.
-    public var inputSchema: [Swift.String: JSONValue]
-    public var annotations: [Swift.String: JSONValue]?
-
-    /// Creates a `BetaMCPListToolsTool`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the tool.
-    ///   - description: The `description` member.
-    ///   - inputSchema: The JSON schema describing the tool's input.
-    ///   - annotations: The `annotations` member.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        inputSchema: [Swift.String: JSONValue],
-        annotations: [Swift.String: JSONValue]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.inputSchema = inputSchema
-        self.annotations = annotations
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case description
-        case inputSchema = "input_schema"
-        case annotations
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.inputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .inputSchema) ?? [:]
-        self.annotations = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .annotations)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encode(self.inputSchema, forKey: .inputSchema)
-        try container.encodeIfPresent(self.annotations, forKey: .annotations)
-    }
-}
-
-/// The streamed output emitted by an apply patch tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutputItemParam`.
-public struct BetaApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCallerParam?
-    /// The status of the apply patch tool call output. One of `completed` or `failed`.
-    public var status: BetaApplyPatchCallOutputStatusParam
-    public var output: Swift.String?
-
-    /// Creates a `BetaApplyPatchToolCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
-    ///   - output: The `output` member.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        caller: BetaToolCallCallerParam? = nil,
-        status: BetaApplyPatchCallOutputStatusParam,
-        output: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decode(BetaApplyPatchCallOutputStatusParam.self, forKey: .status)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.output, forKey: .output)
-    }
-}
-
-/// Outcome values reported for apply_patch tool call outputs.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatusParam`.
-public struct BetaApplyPatchCallOutputStatusParam: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// A tool call representing a request to create, delete, or update files using diff patches.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallItemParam`.
-public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCallerParam?
-    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
-    public var status: BetaApplyPatchCallStatusParam
-    /// The specific create, delete, or update instruction for the apply_patch tool call.
-    public var operation: BetaApplyPatchOperationParam
-
-    /// Creates a `BetaApplyPatchToolCallItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
-    ///   - operation: The specific create, delete, or update instruction for the apply_patch tool call.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        caller: BetaToolCallCallerParam? = nil,
-        status: BetaApplyPatchCallStatusParam,
-        operation: BetaApplyPatchOperationParam
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.operation = operation
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case operation
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decode(BetaApplyPatchCallStatusParam.self, forKey: .status)
-        self.operation = try container.decode(BetaApplyPatchOperationParam.self, forKey: .operation)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.operation, forKey: .operation)
-    }
-}
-
-/// One of the create_file, delete_file, or update_file operations supplied to the apply_patch tool.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchOperationParam`.
-public enum BetaApplyPatchOperationParam: Codable, Hashable, Sendable {
-    /// Instruction for creating a new file via the apply_patch tool. (type: `create_file`)
-    case createFile(BetaApplyPatchCreateFileOperationParam)
-    /// Instruction for deleting an existing file via the apply_patch tool. (type: `delete_file`)
-    case deleteFile(BetaApplyPatchDeleteFileOperationParam)
-    /// Instruction for updating an existing file via the apply_patch tool. (type: `update_file`)
-    case updateFile(BetaApplyPatchUpdateFileOperationParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "create_file":
-                self = .createFile(try BetaApplyPatchCreateFileOperationParam(from: decoder))
-            case "delete_file":
-                self = .deleteFile(try BetaApplyPatchDeleteFileOperationParam(from: decoder))
-            case "update_file":
-                self = .updateFile(try BetaApplyPatchUpdateFileOperationParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .createFile(let value): try value.encode(to: encoder)
-            case .deleteFile(let value): try value.encode(to: encoder)
-            case .updateFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Instruction for updating an existing file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperationParam`.
-public struct BetaApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable {
-    /// Path of the file to update relative to the workspace root.
-    public var path: Swift.String
-    /// Unified diff content to apply to the existing file.
-    public var diff: Swift.String
-
-    /// Creates a `BetaApplyPatchUpdateFileOperationParam`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to update relative to the workspace root.
-    ///   - diff: Unified diff content to apply to the existing file.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("update_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("update_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// Instruction for deleting an existing file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperationParam`.
-public struct BetaApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable {
-    /// Path of the file to delete relative to the workspace root.
-    public var path: Swift.String
-
-    /// Creates a `BetaApplyPatchDeleteFileOperationParam`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to delete relative to the workspace root.
-    public init(
-        path: Swift.String
-    ) {
-        self.path = path
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("delete_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("delete_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-    }
-}
-
-/// Instruction for creating a new file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperationParam`.
-public struct BetaApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable {
-    /// Path of the file to create relative to the workspace root.
-    public var path: Swift.String
-    /// Unified diff content to apply when creating the file.
-    public var diff: Swift.String
-
-    /// Creates a `BetaApplyPatchCreateFileOperationParam`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to create relative to the workspace root.
-    ///   - diff: Unified diff content to apply when creating the file.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("create_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("create_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// Status values reported for apply_patch tool calls.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallStatusParam`.
-public struct BetaApplyPatchCallStatusParam: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
-
-/// The streamed output items emitted by a shell tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputItemParam`.
-public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCallerParam?
-    /// Captured chunks of stdout and stderr output, along with their associated outcomes.
-    public var output: [BetaFunctionShellCallOutputContentParam]
-    public var status: BetaFunctionShellCallItemStatus?
-    public var maxOutputLength: Swift.Int?
-
-    /// Creates a `BetaFunctionShellCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - output: Captured chunks of stdout and stderr output, along with their associated outcomes.
-    ///   - status: The `status` member.
-    ///   - maxOutputLength: The `max_output_length` member.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        caller: BetaToolCallCallerParam? = nil,
-        output: [BetaFunctionShellCallOutputContentParam],
-        status: BetaFunctionShellCallItemStatus? = nil,
-        maxOutputLength: Swift.Int? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.output = output
-        self.status = status
-        self.maxOutputLength = maxOutputLength
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case output
-        case status
-        case maxOutputLength = "max_output_length"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContentParam].self, forKey: .output) ?? []
-        self.status = try container.decodeIfPresent(BetaFunctionShellCallItemStatus.self, forKey: .status)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.status, forKey: .status)
-        try container.encodeIfPresent(self.maxOutputLength, forKey: .maxOutputLength)
-    }
-}
-
-/// Status values reported for shell tool calls.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemStatus`.
-public struct BetaFunctionShellCallItemStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// Captured stdout and stderr for a portion of a shell tool call output.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContentParam`.
-public struct BetaFunctionShellCallOutputContentParam: Codable, Hashable, Sendable {
-    /// Captured stdout output for the shell call.
-    public var stdout: Swift.String
-    /// Captured stderr output for the shell call.
-    public var stderr: Swift.String
-    /// The exit or timeout outcome associated with this shell call.
-    public var outcome: BetaFunctionShellCallOutputOutcomeParam
-
-    /// Creates a `BetaFunctionShellCallOutputContentParam`.
-    ///
-    /// - Parameters:
-    ///   - stdout: Captured stdout output for the shell call.
-    ///   - stderr: Captured stderr output for the shell call.
-    ///   - outcome: The exit or timeout outcome associated with this shell call.
-    public init(
-        stdout: Swift.String,
-        stderr: Swift.String,
-        outcome: BetaFunctionShellCallOutputOutcomeParam
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-        self.outcome = outcome
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case stdout
-        case stderr
-        case outcome
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
-        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
-        self.outcome = try container.decode(BetaFunctionShellCallOutputOutcomeParam.self, forKey: .outcome)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.stdout, forKey: .stdout)
-        try container.encode(self.stderr, forKey: .stderr)
-        try container.encode(self.outcome, forKey: .outcome)
-    }
-}
-
-/// The exit or timeout outcome associated with this shell call.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputOutcomeParam`.
-public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable {
-    /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
-    case timeout(BetaFunctionShellCallOutputTimeoutOutcomeParam)
-    /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
-    case exit(BetaFunctionShellCallOutputExitOutcomeParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "timeout":
-                self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
-            case "exit":
-                self = .exit(try BetaFunctionShellCallOutputExitOutcomeParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .timeout(let value): try value.encode(to: encoder)
-            case .exit(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Indicates that the shell commands finished and returned an exit code.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcomeParam`.
-public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendable {
-    /// The exit code returned by the shell process.
-    public var exitCode: Swift.Int
-
-    /// Creates a `BetaFunctionShellCallOutputExitOutcomeParam`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: The exit code returned by the shell process.
-    public init(
-        exitCode: Swift.Int
-    ) {
-        self.exitCode = exitCode
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case exitCode = "exit_code"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exit", forKey: .type)
-        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("exit", forKey: .type)
-        try container.encode(self.exitCode, forKey: .exitCode)
-    }
-}
-
-/// Indicates that the shell call exceeded its configured time limit.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcomeParam`.
-public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaFunctionShellCallOutputTimeoutOutcomeParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("timeout", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("timeout", forKey: .type)
-    }
-}
-
-/// A tool representing a request to execute one or more shell commands.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam`.
-public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCallerParam?
-    /// The shell commands and limits that describe how to run the tool call.
-    public var action: BetaFunctionShellActionParam
-    public var status: BetaFunctionShellCallItemStatus?
-    public var environment: BetaFunctionShellCallItemParam.Environment?
-
-    /// Creates a `BetaFunctionShellCallItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - action: The shell commands and limits that describe how to run the tool call.
-    ///   - status: The `status` member.
-    ///   - environment: The `environment` member.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        caller: BetaToolCallCallerParam? = nil,
-        action: BetaFunctionShellActionParam,
-        status: BetaFunctionShellCallItemStatus? = nil,
-        environment: BetaFunctionShellCallItemParam.Environment? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.action = action
-        self.status = status
-        self.environment = environment
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case action
-        case status
-        case environment
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.action = try container.decode(BetaFunctionShellActionParam.self, forKey: .action)
-        self.status = try container.decodeIfPresent(BetaFunctionShellCallItemStatus.self, forKey: .status)
-        self.environment = try container.decodeIfPresent(BetaFunctionShellCallItemParam.Environment.self, forKey: .environment)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.action, forKey: .action)
-        try container.encodeIfPresent(self.status, forKey: .status)
-        try container.encodeIfPresent(self.environment, forKey: .environment)
-    }
-
-    /// The environment to execute the shell commands in.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
-        /// type: `local`
-        case local(BetaLocalEnvironmentParam)
-        /// type: `container_reference`
-        case containerReference(BetaContainerReferenceParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "local":
-                    self = .local(try BetaLocalEnvironmentParam(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try BetaContainerReferenceParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Commands and limits describing how to run the shell tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellActionParam`.
-public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable {
-    /// Ordered shell commands for the execution environment to run.
-    public var commands: [Swift.String]
-    public var timeoutMs: Swift.Int?
-    public var maxOutputLength: Swift.Int?
-
-    /// Creates a `BetaFunctionShellActionParam`.
-    ///
-    /// - Parameters:
-    ///   - commands: Ordered shell commands for the execution environment to run.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - maxOutputLength: The `max_output_length` member.
-    public init(
-        commands: [Swift.String],
-        timeoutMs: Swift.Int? = nil,
-        maxOutputLength: Swift.Int? = nil
-    ) {
-        self.commands = commands
-        self.timeoutMs = timeoutMs
-        self.maxOutputLength = maxOutputLength
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case commands
-        case timeoutMs = "timeout_ms"
-        case maxOutputLength = "max_output_length"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.commands, forKey: .commands)
-        try container.encodeIfPresent(self.timeoutMs, forKey: .timeoutMs)
-        try container.encodeIfPresent(self.maxOutputLength, forKey: .maxOutputLength)
-    }
-}
-
-/// The output of a local shell tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCallOutput`.
-public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the local shell tool call generated by the model.
-    public var id: Swift.String
-    /// A JSON string of the output of the local shell tool call.
-    public var output: Swift.String
-    public var status: BetaLocalShellToolCallOutput.Status?
-
-    /// Creates a `BetaLocalShellToolCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the local shell tool call generated by the model.
-    ///   - output: A JSON string of the output of the local shell tool call.
-    ///   - status: The `status` member.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        output: Swift.String,
-        status: BetaLocalShellToolCallOutput.Status? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.output = output
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case output
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.output = try container.decode(Swift.String.self, forKey: .output)
-        self.status = try container.decodeIfPresent(BetaLocalShellToolCallOutput.Status.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("local_shell_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-
-    /// The status of the item. One of `in_progress`, `completed`, or `incomplete`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCallOutput/properties/status/anyOf/0`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-}
-
-/// A tool call to run a command on the local shell.
-///
-/// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCall`.
-public struct BetaLocalShellToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the local shell call.
-    public var id: Swift.String
-    /// The unique ID of the local shell tool call generated by the model.
-    public var callID: Swift.String
-    /// Execute a shell command on the server.
-    public var action: BetaLocalShellExecAction
-    /// The status of the local shell call.
-    public var status: BetaLocalShellToolCall.Status
-
-    /// Creates a `BetaLocalShellToolCall`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the local shell call.
-    ///   - callID: The unique ID of the local shell tool call generated by the model.
-    ///   - action: Execute a shell command on the server.
-    ///   - status: The status of the local shell call.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        action: BetaLocalShellExecAction,
-        status: BetaLocalShellToolCall.Status
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.action = action
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case action
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaLocalShellExecAction.self, forKey: .action)
-        self.status = try container.decode(BetaLocalShellToolCall.Status.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("local_shell_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.action, forKey: .action)
-        try container.encode(self.status, forKey: .status)
-    }
-
-    /// The status of the local shell call.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCall/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-}
-
-/// Execute a shell command on the server.
-///
-/// - Remark: Generated from `#/components/schemas/BetaLocalShellExecAction`.
-public struct BetaLocalShellExecAction: Codable, Hashable, Sendable {
-    /// The command to run.
-    public var command: [Swift.String]
-    public var timeoutMs: Swift.Int?
-    public var workingDirectory: Swift.String?
-    /// Environment variables to set for the command.
-    public var env: [Swift.String: Swift.String]
-    public var user: Swift.String?
-
-    /// Creates a `BetaLocalShellExecAction`.
-    ///
-    /// - Parameters:
-    ///   - command: The command to run.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - workingDirectory: The `working_directory` member.
-    ///   - env: Environment variables to set for the command.
-    ///   - user: The `user` member.
-    public init(
-        command: [Swift.String],
-        timeoutMs: Swift.Int? = nil,
-        workingDirectory: Swift.String? = nil,
-        env: [Swift.String: Swift.String],
-        user: Swift.String? = nil
-    ) {
-        self.command = command
-        self.timeoutMs = timeoutMs
-        self.workingDirectory = workingDirectory
-        self.env = env
-        self.user = user
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case command
-        case timeoutMs = "timeout_ms"
-        case workingDirectory = "working_directory"
-        case env
-        case user
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exec", forKey: .type)
-        self.command = try container.decodeIfPresent([Swift.String].self, forKey: .command) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.workingDirectory = try container.decodeIfPresent(Swift.String.self, forKey: .workingDirectory)
-        self.env = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .env) ?? [:]
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("exec", forKey: .type)
-        try container.encode(self.command, forKey: .command)
-        try container.encodeIfPresent(self.timeoutMs, forKey: .timeoutMs)
-        try container.encodeIfPresent(self.workingDirectory, forKey: .workingDirectory)
-        try container.encode(self.env, forKey: .env)
-        try container.encodeIfPresent(self.user, forKey: .user)
-    }
-}
-
-/// A tool call to run code.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall`.
-public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the code interpreter tool call.
-    public var id: Swift.String
-    /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
-    public var status: BetaCodeInterpreterToolCall.Status
-    /// The ID of the container used to run the code.
-    public var containerID: Swift.String
-    public var code: Swift.String?
-    public var outputs: [BetaCodeInterpreterToolCall.Output]?
-
-    /// Creates a `BetaCodeInterpreterToolCall`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the code interpreter tool call.
-    ///   - status: The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
-    ///   - containerID: The ID of the container used to run the code.
-    ///   - code: The `code` member.
-    ///   - outputs: The `outputs` member.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        status: BetaCodeInterpreterToolCall.Status,
-        containerID: Swift.String,
-        code: Swift.String? = nil,
-        outputs: [BetaCodeInterpreterToolCall.Output]? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.status = status
-        self.containerID = containerID
-        self.code = code
-        self.outputs = outputs
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case status
-        case containerID = "container_id"
-        case code
-        case outputs
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("code_interpreter_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(BetaCodeInterpreterToolCall.Status.self, forKey: .status)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.outputs = try container.decodeIfPresent([BetaCodeInterpreterToolCall.Output].self, forKey: .outputs)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("code_interpreter_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.containerID, forKey: .containerID)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.outputs, forKey: .outputs)
-    }
-
-    /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-        /// `interpreting`
-        public static var interpreting: Self { Self(rawValue: "interpreting") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
-    public enum Output: Codable, Hashable, Sendable {
-        /// The logs output from the code interpreter. (type: `logs`)
-        case logs(BetaCodeInterpreterOutputLogs)
-        /// The image output from the code interpreter. (type: `image`)
-        case image(BetaCodeInterpreterOutputImage)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "logs":
-                    self = .logs(try BetaCodeInterpreterOutputLogs(from: decoder))
-                case "image":
-                    self = .image(try BetaCodeInterpreterOutputImage(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .logs(let value): try value.encode(to: encoder)
-                case .image(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The image output from the code interpreter.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterOutputImage`.
-public struct BetaCodeInterpreterOutputImage: Codable, Hashable, Sendable {
-    /// The URL of the image output from the code interpreter.
-    public var url: Swift.String
-
-    /// Creates a `BetaCodeInterpreterOutputImage`.
-    ///
-    /// - Parameters:
-    ///   - url: The URL of the image output from the code interpreter.
-    public init(
-        url: Swift.String
-    ) {
-        self.url = url
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case url
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("image", forKey: .type)
-        try container.encode(self.url, forKey: .url)
-    }
-}
-
-/// The logs output from the code interpreter.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterOutputLogs`.
-public struct BetaCodeInterpreterOutputLogs: Codable, Hashable, Sendable {
-    /// The logs output from the code interpreter.
-    public var logs: Swift.String
-
-    /// Creates a `BetaCodeInterpreterOutputLogs`.
-    ///
-    /// - Parameters:
-    ///   - logs: The logs output from the code interpreter.
-    public init(
-        logs: Swift.String
-    ) {
-        self.logs = logs
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case logs
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("logs", forKey: .type)
-        self.logs = try container.decode(Swift.String.self, forKey: .logs)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("logs", forKey: .type)
-        try container.encode(self.logs, forKey: .logs)
-    }
-}
-
-/// An image generation request made by the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaImageGenToolCall`.
-public struct BetaImageGenToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the image generation call.
-    public var id: Swift.String
-    /// The status of the image generation call.
-    public var status: BetaImageGenToolCall.Status
-    public var result: Swift.String?
-
-    /// Creates a `BetaImageGenToolCall`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the image generation call.
-    ///   - status: The status of the image generation call.
-    ///   - result: The `result` member.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        status: BetaImageGenToolCall.Status,
-        result: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.status = status
-        self.result = result
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case status
-        case result
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(BetaImageGenToolCall.Status.self, forKey: .status)
-        self.result = try container.decodeIfPresent(Swift.String.self, forKey: .result)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("image_generation_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.result, forKey: .result)
-    }
-
-    /// The status of the image generation call.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaImageGenToolCall/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `generating`
-        public static var generating: Self { Self(rawValue: "generating") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-    }
-}
-
-/// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
-///
-/// - Remark: Generated from `#/components/schemas/BetaCompactionSummaryItemParam`.
-public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The encrypted content of the compaction summary.
-    public var encryptedContent: Swift.String
-
-    /// Creates a `BetaCompactionSummaryItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - encryptedContent: The encrypted content of the compaction summary.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        encryptedContent: Swift.String
-    ) {
-        self.agent = agent
-        self.id = id
-        self.encryptedContent = encryptedContent
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case encryptedContent = "encrypted_content"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("compaction", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.encryptedContent, forKey: .encryptedContent)
-    }
-}
-
-/// A description of the chain of thought used by a reasoning model while generating
-/// a response. Be sure to include these items in your `input` to the Responses API
-/// for subsequent turns of a conversation if you are manually
-/// [managing context](/docs/guides/conversation-state).
-///
-/// - Remark: Generated from `#/components/schemas/BetaReasoningItem`.
-public struct BetaReasoningItem: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique identifier of the reasoning content.
-    public var id: Swift.String
-    public var encryptedContent: Swift.String?
-    /// Reasoning summary content.
-    public var summary: [BetaSummaryTextContent]
-    /// Reasoning text content.
-    public var content: [BetaReasoningTextContent]?
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: BetaReasoningItem.Status?
-
-    /// Creates a `BetaReasoningItem`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique identifier of the reasoning content.
-    ///   - encryptedContent: The `encrypted_content` member.
-    ///   - summary: Reasoning summary content.
-    ///   - content: Reasoning text content.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        encryptedContent: Swift.String? = nil,
-        summary: [BetaSummaryTextContent],
-        content: [BetaReasoningTextContent]? = nil,
-        status: BetaReasoningItem.Status? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.encryptedContent = encryptedContent
-        self.summary = summary
-        self.content = content
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case encryptedContent = "encrypted_content"
-        case summary
-        case content
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("reasoning", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decodeIfPresent(Swift.String.self, forKey: .encryptedContent)
-        self.summary = try container.decodeIfPresent([BetaSummaryTextContent].self, forKey: .summary) ?? []
-        self.content = try container.decodeIfPresent([BetaReasoningTextContent].self, forKey: .content)
-        self.status = try container.decodeIfPresent(BetaReasoningItem.Status.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("reasoning", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encodeIfPresent(self.encryptedContent, forKey: .encryptedContent)
-        try container.encode(self.summary, forKey: .summary)
-        try container.encodeIfPresent(self.content, forKey: .content)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaReasoningItem/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-}
-
-/// Reasoning text from the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaReasoningTextContent`.
-public struct BetaReasoningTextContent: Codable, Hashable, Sendable {
-    /// The reasoning text from the model.
-    public var text: Swift.String
-
-    /// Creates a `BetaReasoningTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: The reasoning text from the model.
-    public init(
-        text: Swift.String
-    ) {
-        self.text = text
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("reasoning_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("reasoning_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-    }
-}
-
-/// A summary text from the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaSummaryTextContent`.
-public struct BetaSummaryTextContent: Codable, Hashable, Sendable {
-    /// A summary of the reasoning output from the model so far.
-    public var text: Swift.String
-
-    /// Creates a `BetaSummaryTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: A summary of the reasoning output from the model so far.
-    public init(
-        text: Swift.String
-    ) {
-        self.text = text
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("summary_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("summary_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaAdditionalToolsItemParam`.
-public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// A list of additional tools made available at this item.
-    public var tools: [BetaTool]
-
-    /// Creates a `BetaAdditionalToolsItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - tools: A list of additional tools made available at this item.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        tools: [BetaTool]
-    ) {
-        self.agent = agent
-        self.id = id
-        self.tools = tools
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case tools
-        case type
-        case role
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("additional_tools", forKey: .type)
-        try container.decodeConstant("developer", forKey: .role)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("additional_tools", forKey: .type)
-        try container.encode("developer", forKey: .role)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.tools, forKey: .tools)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaToolSearchOutputItemParam`.
-public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    public var callID: Swift.String?
-    /// Whether tool search was executed by the server or by the client.
-    public var execution: BetaToolSearchExecutionType?
-    /// The loaded tool definitions returned by the tool search output.
-    public var tools: [BetaTool]
-    public var status: BetaFunctionCallItemStatus?
-
-    /// Creates a `BetaToolSearchOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
-    ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - tools: The loaded tool definitions returned by the tool search output.
-    ///   - status: The `status` member.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String? = nil,
-        execution: BetaToolSearchExecutionType? = nil,
-        tools: [BetaTool],
-        status: BetaFunctionCallItemStatus? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.execution = execution
-        self.tools = tools
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case execution
-        case tools
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decodeIfPresent(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
-        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_search_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.execution, forKey: .execution)
-        try container.encode(self.tools, forKey: .tools)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionCallItemStatus`.
-public struct BetaFunctionCallItemStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaToolSearchCallItemParam`.
-public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    public var callID: Swift.String?
-    /// Whether tool search was executed by the server or by the client.
-    public var execution: BetaToolSearchExecutionType?
-    /// The arguments supplied to the tool search call.
-    public var arguments: BetaEmptyModelParam
-    public var status: BetaFunctionCallItemStatus?
-
-    /// Creates a `BetaToolSearchCallItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
-    ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - arguments: The arguments supplied to the tool search call.
-    ///   - status: The `status` member.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String? = nil,
-        execution: BetaToolSearchExecutionType? = nil,
-        arguments: BetaEmptyModelParam,
-        status: BetaFunctionCallItemStatus? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.execution = execution
-        self.arguments = arguments
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case execution
-        case arguments
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decodeIfPresent(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.arguments = try container.decode(BetaEmptyModelParam.self, forKey: .arguments)
-        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_search_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.execution, forKey: .execution)
-        try container.encode(self.arguments, forKey: .arguments)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutputItemParam`.
-public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The unique ID of the multi-agent call.
-    public var callID: Swift.String
-    /// The multi-agent action that produced this result.
-    public var action: BetaMultiAgentAction1
-    /// Text output returned by the multi-agent action.
-    public var output: [BetaOutputTextContentParam]
-
-    /// Creates a `BetaMultiAgentCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID of the multi-agent call.
-    ///   - action: The multi-agent action that produced this result.
-    ///   - output: Text output returned by the multi-agent action.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        action: BetaMultiAgentAction1,
-        output: [BetaOutputTextContentParam]
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.action = action
-        self.output = output
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case action
-        case output
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("multi_agent_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaMultiAgentAction1.self, forKey: .action)
-        self.output = try container.decodeIfPresent([BetaOutputTextContentParam].self, forKey: .output) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("multi_agent_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.action, forKey: .action)
-        try container.encode(self.output, forKey: .output)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
-public struct BetaOutputTextContentParam: Codable, Hashable, Sendable {
-    /// The text content.
-    public var text: Swift.String
-    /// Citations associated with the text content.
-    public var annotations: [BetaOutputTextContentParam.AnnotationValue]?
-
-    /// Creates a `BetaOutputTextContentParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text content.
-    ///   - annotations: Citations associated with the text content.
-    public init(
-        text: Swift.String,
-        annotations: [BetaOutputTextContentParam.AnnotationValue]? = nil
-    ) {
-        self.text = text
-        self.annotations = annotations
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case annotations
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decodeIfPresent([BetaOutputTextContentParam.AnnotationValue].self, forKey: .annotations)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("output_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.annotations, forKey: .annotations)
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
-    public enum AnnotationValue: Codable, Hashable, Sendable {
-        /// type: `file_citation`
-        case fileCitation(BetaFileCitationParam)
-        /// type: `url_citation`
-        case urlCitation(BetaURLCitationParam)
-        /// type: `container_file_citation`
-        case containerFileCitation(BetaContainerFileCitationParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "file_citation":
-                    self = .fileCitation(try BetaFileCitationParam(from: decoder))
-                case "url_citation":
-                    self = .urlCitation(try BetaURLCitationParam(from: decoder))
-                case "container_file_citation":
-                    self = .containerFileCitation(try BetaContainerFileCitationParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .fileCitation(let value): try value.encode(to: encoder)
-                case .urlCitation(let value): try value.encode(to: encoder)
-                case .containerFileCitation(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationParam`.
-public struct BetaContainerFileCitationParam: Codable, Hashable, Sendable {
-    /// The index of the first character of the citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the citation in the message.
-    public var endIndex: Swift.Int
-    /// The ID of the container.
-    public var containerID: Swift.String
-    /// The ID of the container file.
-    public var fileID: Swift.String
-    /// The filename of the container file cited.
-    public var filename: Swift.String
-
-    /// Creates a `BetaContainerFileCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
-    ///   - containerID: The ID of the container.
-    ///   - fileID: The ID of the container file.
-    ///   - filename: The filename of the container file cited.
-    public init(
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        containerID: Swift.String,
-        fileID: Swift.String,
-        filename: Swift.String
-    ) {
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.containerID = containerID
-        self.fileID = fileID
-        self.filename = filename
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case containerID = "container_id"
-        case fileID = "file_id"
-        case filename
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_file_citation", forKey: .type)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_file_citation", forKey: .type)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-        try container.encode(self.containerID, forKey: .containerID)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.filename, forKey: .filename)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaUrlCitationParam`.
-public struct BetaURLCitationParam: Codable, Hashable, Sendable {
-    /// The index of the first character of the citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the citation in the message.
-    public var endIndex: Swift.Int
-    /// The URL of the cited resource.
-    public var url: Swift.String
-    /// The title of the cited resource.
-    public var title: Swift.String
-
-    /// Creates a `BetaURLCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
-    ///   - url: The URL of the cited resource.
-    ///   - title: The title of the cited resource.
-    public init(
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        url: Swift.String,
-        title: Swift.String
-    ) {
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.url = url
-        self.title = title
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case url
-        case title
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url_citation", forKey: .type)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-        self.title = try container.decode(Swift.String.self, forKey: .title)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("url_citation", forKey: .type)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-        try container.encode(self.url, forKey: .url)
-        try container.encode(self.title, forKey: .title)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaFileCitationParam`.
-public struct BetaFileCitationParam: Codable, Hashable, Sendable {
-    /// The index of the file in the list of files.
-    public var index: Swift.Int
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The filename of the file cited.
-    public var filename: Swift.String
-
-    /// Creates a `BetaFileCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the file in the list of files.
-    ///   - fileID: The ID of the file.
-    ///   - filename: The filename of the file cited.
-    public init(
-        index: Swift.Int,
-        fileID: Swift.String,
-        filename: Swift.String
-    ) {
-        self.index = index
-        self.fileID = fileID
-        self.filename = filename
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case index
-        case fileID = "file_id"
-        case filename
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_citation", forKey: .type)
-        try container.encode(self.index, forKey: .index)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.filename, forKey: .filename)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction1`.
-public struct BetaMultiAgentAction1: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `spawn_agent`
-    public static var spawnAgent: Self { Self(rawValue: "spawn_agent") }
-
-    /// `interrupt_agent`
-    public static var interruptAgent: Self { Self(rawValue: "interrupt_agent") }
-
-    /// `list_agents`
-    public static var listAgents: Self { Self(rawValue: "list_agents") }
-
-    /// `send_message`
-    public static var sendMessage: Self { Self(rawValue: "send_message") }
-
-    /// `followup_task`
-    public static var followupTask: Self { Self(rawValue: "followup_task") }
-
-    /// `wait_agent`
-    public static var waitAgent: Self { Self(rawValue: "wait_agent") }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallItemParam`.
-public struct BetaMultiAgentCallItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The unique ID linking this call to its output.
-    public var callID: Swift.String
-    /// The multi-agent action that was executed.
-    public var action: BetaMultiAgentAction1
-    /// The action arguments as a JSON string.
-    public var arguments: Swift.String
-
-    /// Creates a `BetaMultiAgentCallItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The unique ID linking this call to its output.
-    ///   - action: The multi-agent action that was executed.
-    ///   - arguments: The action arguments as a JSON string.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        action: BetaMultiAgentAction1,
-        arguments: Swift.String
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.action = action
-        self.arguments = arguments
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case action
-        case arguments
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("multi_agent_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaMultiAgentAction1.self, forKey: .action)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("multi_agent_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.action, forKey: .action)
-        try container.encode(self.arguments, forKey: .arguments)
-    }
-}
-
-/// A message routed between agents.
-///
-/// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam`.
-public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The sending agent identity.
-    public var author: Swift.String
-    /// The destination agent identity.
-    public var recipient: Swift.String
-    /// Plaintext, image, or encrypted content sent between agents.
-    public var content: [BetaAgentMessageItemParam.ContentItem]
-
-    /// Creates a `BetaAgentMessageItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - author: The sending agent identity.
-    ///   - recipient: The destination agent identity.
-    ///   - content: Plaintext, image, or encrypted content sent between agents.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        author: Swift.String,
-        recipient: Swift.String,
-        content: [BetaAgentMessageItemParam.ContentItem]
-    ) {
-        self.agent = agent
-        self.id = id
-        self.author = author
-        self.recipient = recipient
-        self.content = content
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case author
-        case recipient
-        case content
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("agent_message", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.author = try container.decode(Swift.String.self, forKey: .author)
-        self.recipient = try container.decode(Swift.String.self, forKey: .recipient)
-        self.content = try container.decodeIfPresent([BetaAgentMessageItemParam.ContentItem].self, forKey: .content) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("agent_message", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.author, forKey: .author)
-        try container.encode(self.recipient, forKey: .recipient)
-        try container.encode(self.content, forKey: .content)
-    }
-
-    /// A plaintext, image, or encrypted agent message content part.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
-        /// A text input to the model. (type: `input_text`)
-        case inputText(BetaInputTextContentParam)
-        /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
-        case inputImage(BetaInputImageContentParamAutoParam)
-        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. (type: `encrypted_content`)
-        case encryptedContent(BetaEncryptedContentParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "input_text":
-                    self = .inputText(try BetaInputTextContentParam(from: decoder))
-                case "input_image":
-                    self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
-                case "encrypted_content":
-                    self = .encryptedContent(try BetaEncryptedContentParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .inputText(let value): try value.encode(to: encoder)
-                case .inputImage(let value): try value.encode(to: encoder)
-                case .encryptedContent(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Opaque encrypted content that Responses API decrypts inside trusted model execution.
-///
-/// - Remark: Generated from `#/components/schemas/BetaEncryptedContentParam`.
-public struct BetaEncryptedContentParam: Codable, Hashable, Sendable {
-    /// Opaque encrypted content.
-    public var encryptedContent: Swift.String
-
-    /// Creates a `BetaEncryptedContentParam`.
-    ///
-    /// - Parameters:
-    ///   - encryptedContent: Opaque encrypted content.
-    public init(
-        encryptedContent: Swift.String
-    ) {
-        self.encryptedContent = encryptedContent
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case encryptedContent = "encrypted_content"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("encrypted_content", forKey: .type)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("encrypted_content", forKey: .type)
-        try container.encode(self.encryptedContent, forKey: .encryptedContent)
-    }
-}
-
-/// An image input to the model. Learn about [image inputs](/docs/guides/vision)
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputImageContentParamAutoParam`.
-public struct BetaInputImageContentParamAutoParam: Codable, Hashable, Sendable {
-    public var imageURL: Swift.String?
-    public var fileID: Swift.String?
-    public var detail: BetaDetailEnum?
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-
-    /// Creates a `BetaInputImageContentParamAutoParam`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - detail: The `detail` member.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil,
-        detail: BetaDetailEnum? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageURL = "image_url"
-        case fileID = "file_id"
-        case detail
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_image", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.detail = try container.decodeIfPresent(BetaDetailEnum.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_image", forKey: .type)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-///
-/// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointParam`.
-public struct BetaPromptCacheBreakpointParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaPromptCacheBreakpointParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case mode
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("explicit", forKey: .mode)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("explicit", forKey: .mode)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaDetailEnum`.
-public struct BetaDetailEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `original`
-    public static var original: Self { Self(rawValue: "original") }
-}
-
-/// A text input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputTextContentParam`.
-public struct BetaInputTextContentParam: Codable, Hashable, Sendable {
-    /// The text input to the model.
-    public var text: Swift.String
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-
-    /// Creates a `BetaInputTextContentParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        text: Swift.String,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.text = text
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// The output of a function tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam`.
-public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    public var callID: Swift.String?
-    /// Text, image, or file output of the function tool call.
-    public var output: BetaFunctionCallOutputItemParam.Output
-    public var name: Swift.String?
-    public var namespace: Swift.String?
-    public var caller: BetaToolCallCallerParam?
-    public var status: BetaFunctionCallItemStatus?
-
-    /// Creates a `BetaFunctionCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
-    ///   - output: Text, image, or file output of the function tool call.
-    ///   - name: The `name` member.
-    ///   - namespace: The `namespace` member.
-    ///   - caller: The `caller` member.
-    ///   - status: The `status` member.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String? = nil,
-        output: BetaFunctionCallOutputItemParam.Output,
-        name: Swift.String? = nil,
-        namespace: Swift.String? = nil,
-        caller: BetaToolCallCallerParam? = nil,
-        status: BetaFunctionCallItemStatus? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.output = output
-        self.name = name
-        self.namespace = namespace
-        self.caller = caller
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case output
-        case name
-        case namespace
-        case caller
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.output = try container.decode(BetaFunctionCallOutputItemParam.Output.self, forKey: .output)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.callID, forKey: .callID)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.namespace, forKey: .namespace)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-
-    /// Text, image, or file output of the function tool call.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// A JSON string of the output of the function tool call.
-        case string(Swift.String)
-        /// An array of content outputs (text, image, file) for the function tool call.
-        case values([BetaFunctionCallOutputItemParam.Output.Value])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? [BetaFunctionCallOutputItemParam.Output.Value](from: decoder) {
-                self = .values(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .values(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// A piece of message content, such as text, an image, or a file.
-        ///
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output/oneOf/1/items`.
-        public enum Value: Codable, Hashable, Sendable {
-            /// A text input to the model. (type: `input_text`)
-            case inputText(BetaInputTextContentParam)
-            /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
-            case inputImage(BetaInputImageContentParamAutoParam)
-            /// A file input to the model. (type: `input_file`)
-            case inputFile(BetaInputFileContentParam)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                    case "input_text":
-                        self = .inputText(try BetaInputTextContentParam(from: decoder))
-                    case "input_image":
-                        self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
-                    case "input_file":
-                        self = .inputFile(try BetaInputFileContentParam(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                    case .inputText(let value): try value.encode(to: encoder)
-                    case .inputImage(let value): try value.encode(to: encoder)
-                    case .inputFile(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// A file input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputFileContentParam`.
-public struct BetaInputFileContentParam: Codable, Hashable, Sendable {
-    public var fileID: Swift.String?
-    public var filename: Swift.String?
-    public var fileData: Swift.String?
-    public var fileURL: Swift.String?
-    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public var detail: BetaFileDetailEnum?
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-
-    /// Creates a `BetaInputFileContentParam`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The `file_id` member.
-    ///   - filename: The `filename` member.
-    ///   - fileData: The `file_data` member.
-    ///   - fileURL: The `file_url` member.
-    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        fileID: Swift.String? = nil,
-        filename: Swift.String? = nil,
-        fileData: Swift.String? = nil,
-        fileURL: Swift.String? = nil,
-        detail: BetaFileDetailEnum? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.fileID = fileID
-        self.filename = filename
-        self.fileData = fileData
-        self.fileURL = fileURL
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case filename
-        case fileData = "file_data"
-        case fileURL = "file_url"
-        case detail
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_file", forKey: .type)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-        self.fileData = try container.decodeIfPresent(Swift.String.self, forKey: .fileData)
-        self.fileURL = try container.decodeIfPresent(Swift.String.self, forKey: .fileURL)
-        self.detail = try container.decodeIfPresent(BetaFileDetailEnum.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_file", forKey: .type)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.filename, forKey: .filename)
-        try container.encodeIfPresent(self.fileData, forKey: .fileData)
-        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFileDetailEnum`.
-public struct BetaFileDetailEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
 }

@@ -3,6 +3,3616 @@
 
 import Foundation
 
+/// An invocation of a tool on an MCP server.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPToolCall`.
+public struct BetaMCPToolCall: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the tool call.
+    public var id: Swift.String
+    /// The label of the MCP server running the tool.
+    public var serverLabel: Swift.String
+    /// The name of the tool that was run.
+    public var name: Swift.String
+    /// A JSON string of the arguments passed to the tool.
+    public var arguments: Swift.String
+    /// The `output` member.
+    public var output: Swift.String?
+    /// The error from the tool call, if any.
+    public var error: BetaMCPToolCallError?
+    /// The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
+    public var status: BetaMCPToolCallStatus?
+    /// The `approval_request_id` member.
+    public var approvalRequestID: Swift.String?
+
+    /// Creates a new `BetaMCPToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the tool call.
+    ///   - serverLabel: The label of the MCP server running the tool.
+    ///   - name: The name of the tool that was run.
+    ///   - arguments: A JSON string of the arguments passed to the tool.
+    ///   - agent: The agent that produced this item.
+    ///   - output: The `output` member.
+    ///   - error: The error from the tool call, if any.
+    ///   - status: The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
+    ///   - approvalRequestID: The `approval_request_id` member.
+    public init(
+        id: Swift.String,
+        serverLabel: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String,
+        agent: BetaAgentTag? = nil,
+        output: Swift.String? = nil,
+        error: BetaMCPToolCallError? = nil,
+        status: BetaMCPToolCallStatus? = nil,
+        approvalRequestID: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.serverLabel = serverLabel
+        self.name = name
+        self.arguments = arguments
+        self.output = output
+        self.error = error
+        self.status = status
+        self.approvalRequestID = approvalRequestID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case serverLabel = "server_label"
+        case name
+        case arguments
+        case output
+        case error
+        case status
+        case approvalRequestID = "approval_request_id"
+        case type
+    }
+
+    /// Decodes a `BetaMCPToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+        self.error = try container.decodeIfPresent(BetaMCPToolCallError.self, forKey: .error)
+        self.status = try container.decodeIfPresent(BetaMCPToolCallStatus.self, forKey: .status)
+        self.approvalRequestID = try container.decodeIfPresent(Swift.String.self, forKey: .approvalRequestID)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.serverLabel, forKey: .serverLabel)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.arguments, forKey: .arguments)
+        try container.encodeIfPresent(self.output, forKey: .output)
+        try container.encodeIfPresent(self.error, forKey: .error)
+        try container.encodeIfPresent(self.status, forKey: .status)
+        try container.encodeIfPresent(self.approvalRequestID, forKey: .approvalRequestID)
+    }
+}
+
+/// The `BetaMCPToolCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPToolCallStatus`.
+public struct BetaMCPToolCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+
+    /// `calling`
+    public static var calling: Self { Self(rawValue: "calling") }
+
+    /// `failed`
+    public static var failed: Self { Self(rawValue: "failed") }
+}
+
+/// The `BetaMCPToolCallError` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPToolCallError`.
+public enum BetaMCPToolCallError: Codable, Hashable, Sendable {
+    /// type: `mcp_protocol_error`
+    case mcpProtocolError(BetaMCPProtocolError)
+    /// type: `mcp_tool_execution_error`
+    case mcpToolExecutionError(BetaMCPToolExecutionError)
+    /// type: `http_error`
+    case httpError(BetaHTTPError)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "mcp_protocol_error":
+                self = .mcpProtocolError(try BetaMCPProtocolError(from: decoder))
+            case "mcp_tool_execution_error":
+                self = .mcpToolExecutionError(try BetaMCPToolExecutionError(from: decoder))
+            case "http_error":
+                self = .httpError(try BetaHTTPError(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .mcpProtocolError(let value): try value.encode(to: encoder)
+            case .mcpToolExecutionError(let value): try value.encode(to: encoder)
+            case .httpError(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The `BetaHTTPError` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaHTTPError`.
+public struct BetaHTTPError: Codable, Hashable, Sendable {
+    /// The `code` member.
+    public var code: Swift.Int
+    /// The `message` member.
+    public var message: Swift.String
+
+    /// Creates a new `BetaHTTPError`.
+    ///
+    /// - Parameters:
+    ///   - code: The `code` member.
+    ///   - message: The `message` member.
+    public init(
+        code: Swift.Int,
+        message: Swift.String
+    ) {
+        self.code = code
+        self.message = message
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case code
+        case message
+        case type
+    }
+
+    /// Decodes a `BetaHTTPError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("http_error", forKey: .type)
+        self.code = try container.decode(Swift.Int.self, forKey: .code)
+        self.message = try container.decode(Swift.String.self, forKey: .message)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("http_error", forKey: .type)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.message, forKey: .message)
+    }
+}
+
+/// The `BetaMCPToolExecutionError` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPToolExecutionError`.
+public struct BetaMCPToolExecutionError: Codable, Hashable, Sendable {
+    /// The `content` member.
+    public var content: JSONValue
+
+    /// Creates a new `BetaMCPToolExecutionError`.
+    ///
+    /// - Parameters:
+    ///   - content: The `content` member.
+    public init(content: JSONValue) {
+        self.content = content
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case content
+        case type
+    }
+
+    /// Decodes a `BetaMCPToolExecutionError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp_tool_execution_error", forKey: .type)
+        self.content = try container.decode(JSONValue.self, forKey: .content)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_tool_execution_error", forKey: .type)
+        try container.encode(self.content, forKey: .content)
+    }
+}
+
+/// The `BetaMCPProtocolError` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPProtocolError`.
+public struct BetaMCPProtocolError: Codable, Hashable, Sendable {
+    /// The `code` member.
+    public var code: Swift.Int
+    /// The `message` member.
+    public var message: Swift.String
+
+    /// Creates a new `BetaMCPProtocolError`.
+    ///
+    /// - Parameters:
+    ///   - code: The `code` member.
+    ///   - message: The `message` member.
+    public init(
+        code: Swift.Int,
+        message: Swift.String
+    ) {
+        self.code = code
+        self.message = message
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case code
+        case message
+        case type
+    }
+
+    /// Decodes a `BetaMCPProtocolError` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp_protocol_error", forKey: .type)
+        self.code = try container.decode(Swift.Int.self, forKey: .code)
+        self.message = try container.decode(Swift.String.self, forKey: .message)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_protocol_error", forKey: .type)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.message, forKey: .message)
+    }
+}
+
+/// A response to an MCP approval request.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalResponse`.
+public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The ID of the approval request being answered.
+    public var approvalRequestID: Swift.String
+    /// Whether the request was approved.
+    public var approve: Swift.Bool
+    /// The `reason` member.
+    public var reason: Swift.String?
+
+    /// Creates a new `BetaMCPApprovalResponse`.
+    ///
+    /// - Parameters:
+    ///   - approvalRequestID: The ID of the approval request being answered.
+    ///   - approve: Whether the request was approved.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The `id` member.
+    ///   - reason: The `reason` member.
+    public init(
+        approvalRequestID: Swift.String,
+        approve: Swift.Bool,
+        agent: BetaAgentTag? = nil,
+        id: Swift.String? = nil,
+        reason: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.approvalRequestID = approvalRequestID
+        self.approve = approve
+        self.reason = reason
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case approvalRequestID = "approval_request_id"
+        case approve
+        case reason
+        case type
+    }
+
+    /// Decodes a `BetaMCPApprovalResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp_approval_response", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.approvalRequestID = try container.decode(Swift.String.self, forKey: .approvalRequestID)
+        self.approve = try container.decode(Swift.Bool.self, forKey: .approve)
+        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_approval_response", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
+        try container.encode(self.approve, forKey: .approve)
+        try container.encodeIfPresent(self.reason, forKey: .reason)
+    }
+}
+
+/// A request for human approval of a tool invocation.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalRequest`.
+public struct BetaMCPApprovalRequest: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the approval request.
+    public var id: Swift.String
+    /// The label of the MCP server making the request.
+    public var serverLabel: Swift.String
+    /// The name of the tool to run.
+    public var name: Swift.String
+    /// A JSON string of arguments for the tool.
+    public var arguments: Swift.String
+
+    /// Creates a new `BetaMCPApprovalRequest`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the approval request.
+    ///   - serverLabel: The label of the MCP server making the request.
+    ///   - name: The name of the tool to run.
+    ///   - arguments: A JSON string of arguments for the tool.
+    ///   - agent: The agent that produced this item.
+    public init(
+        id: Swift.String,
+        serverLabel: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.serverLabel = serverLabel
+        self.name = name
+        self.arguments = arguments
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case serverLabel = "server_label"
+        case name
+        case arguments
+        case type
+    }
+
+    /// Decodes a `BetaMCPApprovalRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp_approval_request", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_approval_request", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.serverLabel, forKey: .serverLabel)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.arguments, forKey: .arguments)
+    }
+}
+
+/// A list of tools available on an MCP server.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPListTools`.
+public struct BetaMCPListTools: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the list.
+    public var id: Swift.String
+    /// The label of the MCP server.
+    public var serverLabel: Swift.String
+    /// The tools available on the server.
+    public var tools: [BetaMCPListToolsTool]
+    /// The `error` member.
+    public var error: Swift.String?
+
+    /// Creates a new `BetaMCPListTools`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the list.
+    ///   - serverLabel: The label of the MCP server.
+    ///   - tools: The tools available on the server.
+    ///   - agent: The agent that produced this item.
+    ///   - error: The `error` member.
+    public init(
+        id: Swift.String,
+        serverLabel: Swift.String,
+        tools: [BetaMCPListToolsTool],
+        agent: BetaAgentTag? = nil,
+        error: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.serverLabel = serverLabel
+        self.tools = tools
+        self.error = error
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case serverLabel = "server_label"
+        case tools
+        case error
+        case type
+    }
+
+    /// Decodes a `BetaMCPListTools` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp_list_tools", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
+        self.tools = try container.decodeIfPresent([BetaMCPListToolsTool].self, forKey: .tools) ?? []
+        self.error = try container.decodeIfPresent(Swift.String.self, forKey: .error)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_list_tools", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.serverLabel, forKey: .serverLabel)
+        try container.encode(self.tools, forKey: .tools)
+        try container.encodeIfPresent(self.error, forKey: .error)
+    }
+}
+
+/// A tool available on an MCP server.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPListToolsTool`.
+public struct BetaMCPListToolsTool: Codable, Hashable, Sendable {
+    /// The name of the tool.
+    public var name: Swift.String
+    /// The `description` member.
+    public var description: Swift.String?
+    /// The JSON schema describing the tool's input.
+    public var inputSchema: [Swift.String: JSONValue]
+    /// The `annotations` member.
+    public var annotations: [Swift.String: JSONValue]?
+
+    /// Creates a new `BetaMCPListToolsTool`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the tool.
+    ///   - inputSchema: The JSON schema describing the tool's input.
+    ///   - description: The `description` member.
+    ///   - annotations: The `annotations` member.
+    public init(
+        name: Swift.String,
+        inputSchema: [Swift.String: JSONValue],
+        description: Swift.String? = nil,
+        annotations: [Swift.String: JSONValue]? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.inputSchema = inputSchema
+        self.annotations = annotations
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case description
+        case inputSchema = "input_schema"
+        case annotations
+    }
+
+    /// Decodes a `BetaMCPListToolsTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
+        self.inputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .inputSchema) ?? [:]
+        self.annotations = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .annotations)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.name, forKey: .name)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encode(self.inputSchema, forKey: .inputSchema)
+        try container.encodeIfPresent(self.annotations, forKey: .annotations)
+    }
+}
+
+/// The streamed output emitted by an apply patch tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutputItemParam`.
+public struct BetaApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCallerParam?
+    /// The status of the apply patch tool call output. One of `completed` or `failed`.
+    public var status: BetaApplyPatchCallOutputStatusParam
+    /// The `output` member.
+    public var output: Swift.String?
+
+    /// Creates a new `BetaApplyPatchToolCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    ///   - caller: The `caller` member.
+    ///   - output: The `output` member.
+    public init(
+        callID: Swift.String,
+        status: BetaApplyPatchCallOutputStatusParam,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCallerParam? = nil,
+        output: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.output = output
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case output
+        case type
+    }
+
+    /// Decodes a `BetaApplyPatchToolCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("apply_patch_call_output", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
+        self.status = try container.decode(BetaApplyPatchCallOutputStatusParam.self, forKey: .status)
+        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encodeIfPresent(self.output, forKey: .output)
+    }
+}
+
+/// Outcome values reported for apply_patch tool call outputs.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatusParam`.
+public struct BetaApplyPatchCallOutputStatusParam: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `failed`
+    public static var failed: Self { Self(rawValue: "failed") }
+}
+
+/// A tool call representing a request to create, delete, or update files using diff patches.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallItemParam`.
+public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCallerParam?
+    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
+    public var status: BetaApplyPatchCallStatusParam
+    /// The specific create, delete, or update instruction for the apply_patch tool call.
+    public var operation: BetaApplyPatchOperationParam
+
+    /// Creates a new `BetaApplyPatchToolCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
+    ///   - operation: The specific create, delete, or update instruction for the apply_patch tool call.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    ///   - caller: The `caller` member.
+    public init(
+        callID: Swift.String,
+        status: BetaApplyPatchCallStatusParam,
+        operation: BetaApplyPatchOperationParam,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCallerParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.operation = operation
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case operation
+        case type
+    }
+
+    /// Decodes a `BetaApplyPatchToolCallItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("apply_patch_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
+        self.status = try container.decode(BetaApplyPatchCallStatusParam.self, forKey: .status)
+        self.operation = try container.decode(BetaApplyPatchOperationParam.self, forKey: .operation)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.operation, forKey: .operation)
+    }
+}
+
+/// One of the create_file, delete_file, or update_file operations supplied to the apply_patch tool.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchOperationParam`.
+public enum BetaApplyPatchOperationParam: Codable, Hashable, Sendable {
+    /// Instruction for creating a new file via the apply_patch tool. (type: `create_file`)
+    case createFile(BetaApplyPatchCreateFileOperationParam)
+    /// Instruction for deleting an existing file via the apply_patch tool. (type: `delete_file`)
+    case deleteFile(BetaApplyPatchDeleteFileOperationParam)
+    /// Instruction for updating an existing file via the apply_patch tool. (type: `update_file`)
+    case updateFile(BetaApplyPatchUpdateFileOperationParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "create_file":
+                self = .createFile(try BetaApplyPatchCreateFileOperationParam(from: decoder))
+            case "delete_file":
+                self = .deleteFile(try BetaApplyPatchDeleteFileOperationParam(from: decoder))
+            case "update_file":
+                self = .updateFile(try BetaApplyPatchUpdateFileOperationParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .createFile(let value): try value.encode(to: encoder)
+            case .deleteFile(let value): try value.encode(to: encoder)
+            case .updateFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Instruction for updating an existing file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperationParam`.
+public struct BetaApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable {
+    /// Path of the file to update relative to the workspace root.
+    public var path: Swift.String
+    /// Unified diff content to apply to the existing file.
+    public var diff: Swift.String
+
+    /// Creates a new `BetaApplyPatchUpdateFileOperationParam`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to update relative to the workspace root.
+    ///   - diff: Unified diff content to apply to the existing file.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes a `BetaApplyPatchUpdateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("update_file", forKey: .type)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+        self.diff = try container.decode(Swift.String.self, forKey: .diff)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("update_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// Instruction for deleting an existing file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperationParam`.
+public struct BetaApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable {
+    /// Path of the file to delete relative to the workspace root.
+    public var path: Swift.String
+
+    /// Creates a new `BetaApplyPatchDeleteFileOperationParam`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to delete relative to the workspace root.
+    public init(path: Swift.String) {
+        self.path = path
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case type
+    }
+
+    /// Decodes a `BetaApplyPatchDeleteFileOperationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("delete_file", forKey: .type)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("delete_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+    }
+}
+
+/// Instruction for creating a new file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperationParam`.
+public struct BetaApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable {
+    /// Path of the file to create relative to the workspace root.
+    public var path: Swift.String
+    /// Unified diff content to apply when creating the file.
+    public var diff: Swift.String
+
+    /// Creates a new `BetaApplyPatchCreateFileOperationParam`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to create relative to the workspace root.
+    ///   - diff: Unified diff content to apply when creating the file.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes a `BetaApplyPatchCreateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("create_file", forKey: .type)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+        self.diff = try container.decode(Swift.String.self, forKey: .diff)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("create_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// Status values reported for apply_patch tool calls.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallStatusParam`.
+public struct BetaApplyPatchCallStatusParam: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+}
+
+/// The streamed output items emitted by a shell tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputItemParam`.
+public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCallerParam?
+    /// Captured chunks of stdout and stderr output, along with their associated outcomes.
+    public var output: [BetaFunctionShellCallOutputContentParam]
+    /// The `status` member.
+    public var status: BetaFunctionShellCallItemStatus?
+    /// The `max_output_length` member.
+    public var maxOutputLength: Swift.Int?
+
+    /// Creates a new `BetaFunctionShellCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - output: Captured chunks of stdout and stderr output, along with their associated outcomes.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    ///   - caller: The `caller` member.
+    ///   - status: The `status` member.
+    ///   - maxOutputLength: The `max_output_length` member.
+    public init(
+        callID: Swift.String,
+        output: [BetaFunctionShellCallOutputContentParam],
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCallerParam? = nil,
+        status: BetaFunctionShellCallItemStatus? = nil,
+        maxOutputLength: Swift.Int? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.output = output
+        self.status = status
+        self.maxOutputLength = maxOutputLength
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case output
+        case status
+        case maxOutputLength = "max_output_length"
+        case type
+    }
+
+    /// Decodes a `BetaFunctionShellCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell_call_output", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
+        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContentParam].self, forKey: .output) ?? []
+        self.status = try container.decodeIfPresent(BetaFunctionShellCallItemStatus.self, forKey: .status)
+        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.output, forKey: .output)
+        try container.encodeIfPresent(self.status, forKey: .status)
+        try container.encodeIfPresent(self.maxOutputLength, forKey: .maxOutputLength)
+    }
+}
+
+/// Status values reported for shell tool calls.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemStatus`.
+public struct BetaFunctionShellCallItemStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// Captured stdout and stderr for a portion of a shell tool call output.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContentParam`.
+public struct BetaFunctionShellCallOutputContentParam: Codable, Hashable, Sendable {
+    /// Captured stdout output for the shell call.
+    public var stdout: Swift.String
+    /// Captured stderr output for the shell call.
+    public var stderr: Swift.String
+    /// The exit or timeout outcome associated with this shell call.
+    public var outcome: BetaFunctionShellCallOutputOutcomeParam
+
+    /// Creates a new `BetaFunctionShellCallOutputContentParam`.
+    ///
+    /// - Parameters:
+    ///   - stdout: Captured stdout output for the shell call.
+    ///   - stderr: Captured stderr output for the shell call.
+    ///   - outcome: The exit or timeout outcome associated with this shell call.
+    public init(
+        stdout: Swift.String,
+        stderr: Swift.String,
+        outcome: BetaFunctionShellCallOutputOutcomeParam
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.outcome = outcome
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case stdout
+        case stderr
+        case outcome
+    }
+
+    /// Decodes a `BetaFunctionShellCallOutputContentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
+        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
+        self.outcome = try container.decode(BetaFunctionShellCallOutputOutcomeParam.self, forKey: .outcome)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.stdout, forKey: .stdout)
+        try container.encode(self.stderr, forKey: .stderr)
+        try container.encode(self.outcome, forKey: .outcome)
+    }
+}
+
+/// The exit or timeout outcome associated with this shell call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputOutcomeParam`.
+public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable {
+    /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
+    case timeout(BetaFunctionShellCallOutputTimeoutOutcomeParam)
+    /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
+    case exit(BetaFunctionShellCallOutputExitOutcomeParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "timeout":
+                self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
+            case "exit":
+                self = .exit(try BetaFunctionShellCallOutputExitOutcomeParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .timeout(let value): try value.encode(to: encoder)
+            case .exit(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Indicates that the shell commands finished and returned an exit code.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcomeParam`.
+public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendable {
+    /// The exit code returned by the shell process.
+    public var exitCode: Swift.Int
+
+    /// Creates a new `BetaFunctionShellCallOutputExitOutcomeParam`.
+    ///
+    /// - Parameters:
+    ///   - exitCode: The exit code returned by the shell process.
+    public init(exitCode: Swift.Int) {
+        self.exitCode = exitCode
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case exitCode = "exit_code"
+        case type
+    }
+
+    /// Decodes a `BetaFunctionShellCallOutputExitOutcomeParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("exit", forKey: .type)
+        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("exit", forKey: .type)
+        try container.encode(self.exitCode, forKey: .exitCode)
+    }
+}
+
+/// Indicates that the shell call exceeded its configured time limit.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcomeParam`.
+public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcomeParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("timeout", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("timeout", forKey: .type)
+    }
+}
+
+/// A tool representing a request to execute one or more shell commands.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam`.
+public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCallerParam?
+    /// The shell commands and limits that describe how to run the tool call.
+    public var action: BetaFunctionShellActionParam
+    /// The `status` member.
+    public var status: BetaFunctionShellCallItemStatus?
+    /// The `environment` member.
+    public var environment: BetaFunctionShellCallItemParam.Environment?
+
+    /// Creates a new `BetaFunctionShellCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - action: The shell commands and limits that describe how to run the tool call.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    ///   - caller: The `caller` member.
+    ///   - status: The `status` member.
+    ///   - environment: The `environment` member.
+    public init(
+        callID: Swift.String,
+        action: BetaFunctionShellActionParam,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCallerParam? = nil,
+        status: BetaFunctionShellCallItemStatus? = nil,
+        environment: BetaFunctionShellCallItemParam.Environment? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.action = action
+        self.status = status
+        self.environment = environment
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case action
+        case status
+        case environment
+        case type
+    }
+
+    /// Decodes a `BetaFunctionShellCallItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
+        self.action = try container.decode(BetaFunctionShellActionParam.self, forKey: .action)
+        self.status = try container.decodeIfPresent(BetaFunctionShellCallItemStatus.self, forKey: .status)
+        self.environment = try container.decodeIfPresent(BetaFunctionShellCallItemParam.Environment.self, forKey: .environment)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.action, forKey: .action)
+        try container.encodeIfPresent(self.status, forKey: .status)
+        try container.encodeIfPresent(self.environment, forKey: .environment)
+    }
+
+    /// The environment to execute the shell commands in.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam/properties/environment/anyOf/0`.
+    public enum Environment: Codable, Hashable, Sendable {
+        /// type: `local`
+        case local(BetaLocalEnvironmentParam)
+        /// type: `container_reference`
+        case containerReference(BetaContainerReferenceParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "local":
+                    self = .local(try BetaLocalEnvironmentParam(from: decoder))
+                case "container_reference":
+                    self = .containerReference(try BetaContainerReferenceParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .local(let value): try value.encode(to: encoder)
+                case .containerReference(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Commands and limits describing how to run the shell tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellActionParam`.
+public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable {
+    /// Ordered shell commands for the execution environment to run.
+    public var commands: [Swift.String]
+    /// The `timeout_ms` member.
+    public var timeoutMs: Swift.Int?
+    /// The `max_output_length` member.
+    public var maxOutputLength: Swift.Int?
+
+    /// Creates a new `BetaFunctionShellActionParam`.
+    ///
+    /// - Parameters:
+    ///   - commands: Ordered shell commands for the execution environment to run.
+    ///   - timeoutMs: The `timeout_ms` member.
+    ///   - maxOutputLength: The `max_output_length` member.
+    public init(
+        commands: [Swift.String],
+        timeoutMs: Swift.Int? = nil,
+        maxOutputLength: Swift.Int? = nil
+    ) {
+        self.commands = commands
+        self.timeoutMs = timeoutMs
+        self.maxOutputLength = maxOutputLength
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case commands
+        case timeoutMs = "timeout_ms"
+        case maxOutputLength = "max_output_length"
+    }
+
+    /// Decodes a `BetaFunctionShellActionParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
+        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
+        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.commands, forKey: .commands)
+        try container.encodeIfPresent(self.timeoutMs, forKey: .timeoutMs)
+        try container.encodeIfPresent(self.maxOutputLength, forKey: .maxOutputLength)
+    }
+}
+
+/// The output of a local shell tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCallOutput`.
+public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the local shell tool call generated by the model.
+    public var id: Swift.String
+    /// A JSON string of the output of the local shell tool call.
+    public var output: Swift.String
+    /// The `status` member.
+    public var status: BetaLocalShellToolCallOutput.Status?
+
+    /// Creates a new `BetaLocalShellToolCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the local shell tool call generated by the model.
+    ///   - output: A JSON string of the output of the local shell tool call.
+    ///   - agent: The agent that produced this item.
+    ///   - status: The `status` member.
+    public init(
+        id: Swift.String,
+        output: Swift.String,
+        agent: BetaAgentTag? = nil,
+        status: BetaLocalShellToolCallOutput.Status? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.output = output
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case output
+        case status
+        case type
+    }
+
+    /// Decodes a `BetaLocalShellToolCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("local_shell_call_output", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.output = try container.decode(Swift.String.self, forKey: .output)
+        self.status = try container.decodeIfPresent(BetaLocalShellToolCallOutput.Status.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("local_shell_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.output, forKey: .output)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+
+    /// The status of the item. One of `in_progress`, `completed`, or `incomplete`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCallOutput/properties/status/anyOf/0`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+    }
+}
+
+/// A tool call to run a command on the local shell.
+///
+/// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCall`.
+public struct BetaLocalShellToolCall: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the local shell call.
+    public var id: Swift.String
+    /// The unique ID of the local shell tool call generated by the model.
+    public var callID: Swift.String
+    /// Execute a shell command on the server.
+    public var action: BetaLocalShellExecAction
+    /// The status of the local shell call.
+    public var status: BetaLocalShellToolCall.Status
+
+    /// Creates a new `BetaLocalShellToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the local shell call.
+    ///   - callID: The unique ID of the local shell tool call generated by the model.
+    ///   - action: Execute a shell command on the server.
+    ///   - status: The status of the local shell call.
+    ///   - agent: The agent that produced this item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        action: BetaLocalShellExecAction,
+        status: BetaLocalShellToolCall.Status,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case action
+        case status
+        case type
+    }
+
+    /// Decodes a `BetaLocalShellToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("local_shell_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.action = try container.decode(BetaLocalShellExecAction.self, forKey: .action)
+        self.status = try container.decode(BetaLocalShellToolCall.Status.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("local_shell_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.action, forKey: .action)
+        try container.encode(self.status, forKey: .status)
+    }
+
+    /// The status of the local shell call.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCall/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+    }
+}
+
+/// Execute a shell command on the server.
+///
+/// - Remark: Generated from `#/components/schemas/BetaLocalShellExecAction`.
+public struct BetaLocalShellExecAction: Codable, Hashable, Sendable {
+    /// The command to run.
+    public var command: [Swift.String]
+    /// The `timeout_ms` member.
+    public var timeoutMs: Swift.Int?
+    /// The `working_directory` member.
+    public var workingDirectory: Swift.String?
+    /// Environment variables to set for the command.
+    public var env: [Swift.String: Swift.String]
+    /// The `user` member.
+    public var user: Swift.String?
+
+    /// Creates a new `BetaLocalShellExecAction`.
+    ///
+    /// - Parameters:
+    ///   - command: The command to run.
+    ///   - env: Environment variables to set for the command.
+    ///   - timeoutMs: The `timeout_ms` member.
+    ///   - workingDirectory: The `working_directory` member.
+    ///   - user: The `user` member.
+    public init(
+        command: [Swift.String],
+        env: [Swift.String: Swift.String],
+        timeoutMs: Swift.Int? = nil,
+        workingDirectory: Swift.String? = nil,
+        user: Swift.String? = nil
+    ) {
+        self.command = command
+        self.timeoutMs = timeoutMs
+        self.workingDirectory = workingDirectory
+        self.env = env
+        self.user = user
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case command
+        case timeoutMs = "timeout_ms"
+        case workingDirectory = "working_directory"
+        case env
+        case user
+        case type
+    }
+
+    /// Decodes a `BetaLocalShellExecAction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("exec", forKey: .type)
+        self.command = try container.decodeIfPresent([Swift.String].self, forKey: .command) ?? []
+        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
+        self.workingDirectory = try container.decodeIfPresent(Swift.String.self, forKey: .workingDirectory)
+        self.env = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .env) ?? [:]
+        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("exec", forKey: .type)
+        try container.encode(self.command, forKey: .command)
+        try container.encodeIfPresent(self.timeoutMs, forKey: .timeoutMs)
+        try container.encodeIfPresent(self.workingDirectory, forKey: .workingDirectory)
+        try container.encode(self.env, forKey: .env)
+        try container.encodeIfPresent(self.user, forKey: .user)
+    }
+}
+
+/// A tool call to run code.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall`.
+public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the code interpreter tool call.
+    public var id: Swift.String
+    /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
+    public var status: BetaCodeInterpreterToolCall.Status
+    /// The ID of the container used to run the code.
+    public var containerID: Swift.String
+    /// The `code` member.
+    public var code: Swift.String?
+    /// The `outputs` member.
+    public var outputs: [BetaCodeInterpreterToolCall.Output]?
+
+    /// Creates a new `BetaCodeInterpreterToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the code interpreter tool call.
+    ///   - status: The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
+    ///   - containerID: The ID of the container used to run the code.
+    ///   - agent: The agent that produced this item.
+    ///   - code: The `code` member.
+    ///   - outputs: The `outputs` member.
+    public init(
+        id: Swift.String,
+        status: BetaCodeInterpreterToolCall.Status,
+        containerID: Swift.String,
+        agent: BetaAgentTag? = nil,
+        code: Swift.String? = nil,
+        outputs: [BetaCodeInterpreterToolCall.Output]? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.status = status
+        self.containerID = containerID
+        self.code = code
+        self.outputs = outputs
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case status
+        case containerID = "container_id"
+        case code
+        case outputs
+        case type
+    }
+
+    /// Decodes a `BetaCodeInterpreterToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("code_interpreter_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.status = try container.decode(BetaCodeInterpreterToolCall.Status.self, forKey: .status)
+        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
+        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
+        self.outputs = try container.decodeIfPresent([BetaCodeInterpreterToolCall.Output].self, forKey: .outputs)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("code_interpreter_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.containerID, forKey: .containerID)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.outputs, forKey: .outputs)
+    }
+
+    /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+
+        /// `interpreting`
+        public static var interpreting: Self { Self(rawValue: "interpreting") }
+
+        /// `failed`
+        public static var failed: Self { Self(rawValue: "failed") }
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
+    public enum Output: Codable, Hashable, Sendable {
+        /// The logs output from the code interpreter. (type: `logs`)
+        case logs(BetaCodeInterpreterOutputLogs)
+        /// The image output from the code interpreter. (type: `image`)
+        case image(BetaCodeInterpreterOutputImage)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "logs":
+                    self = .logs(try BetaCodeInterpreterOutputLogs(from: decoder))
+                case "image":
+                    self = .image(try BetaCodeInterpreterOutputImage(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .logs(let value): try value.encode(to: encoder)
+                case .image(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The image output from the code interpreter.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterOutputImage`.
+public struct BetaCodeInterpreterOutputImage: Codable, Hashable, Sendable {
+    /// The URL of the image output from the code interpreter.
+    public var url: Swift.String
+
+    /// Creates a new `BetaCodeInterpreterOutputImage`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL of the image output from the code interpreter.
+    public init(url: Swift.String) {
+        self.url = url
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case url
+        case type
+    }
+
+    /// Decodes a `BetaCodeInterpreterOutputImage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("image", forKey: .type)
+        self.url = try container.decode(Swift.String.self, forKey: .url)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("image", forKey: .type)
+        try container.encode(self.url, forKey: .url)
+    }
+}
+
+/// The logs output from the code interpreter.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterOutputLogs`.
+public struct BetaCodeInterpreterOutputLogs: Codable, Hashable, Sendable {
+    /// The logs output from the code interpreter.
+    public var logs: Swift.String
+
+    /// Creates a new `BetaCodeInterpreterOutputLogs`.
+    ///
+    /// - Parameters:
+    ///   - logs: The logs output from the code interpreter.
+    public init(logs: Swift.String) {
+        self.logs = logs
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case logs
+        case type
+    }
+
+    /// Decodes a `BetaCodeInterpreterOutputLogs` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("logs", forKey: .type)
+        self.logs = try container.decode(Swift.String.self, forKey: .logs)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("logs", forKey: .type)
+        try container.encode(self.logs, forKey: .logs)
+    }
+}
+
+/// An image generation request made by the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaImageGenToolCall`.
+public struct BetaImageGenToolCall: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the image generation call.
+    public var id: Swift.String
+    /// The status of the image generation call.
+    public var status: BetaImageGenToolCall.Status
+    /// The `result` member.
+    public var result: Swift.String?
+
+    /// Creates a new `BetaImageGenToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the image generation call.
+    ///   - status: The status of the image generation call.
+    ///   - agent: The agent that produced this item.
+    ///   - result: The `result` member.
+    public init(
+        id: Swift.String,
+        status: BetaImageGenToolCall.Status,
+        agent: BetaAgentTag? = nil,
+        result: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.status = status
+        self.result = result
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case status
+        case result
+        case type
+    }
+
+    /// Decodes a `BetaImageGenToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("image_generation_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.status = try container.decode(BetaImageGenToolCall.Status.self, forKey: .status)
+        self.result = try container.decodeIfPresent(Swift.String.self, forKey: .result)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("image_generation_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.result, forKey: .result)
+    }
+
+    /// The status of the image generation call.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaImageGenToolCall/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `generating`
+        public static var generating: Self { Self(rawValue: "generating") }
+
+        /// `failed`
+        public static var failed: Self { Self(rawValue: "failed") }
+    }
+}
+
+/// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
+///
+/// - Remark: Generated from `#/components/schemas/BetaCompactionSummaryItemParam`.
+public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The encrypted content of the compaction summary.
+    public var encryptedContent: Swift.String
+
+    /// Creates a new `BetaCompactionSummaryItemParam`.
+    ///
+    /// - Parameters:
+    ///   - encryptedContent: The encrypted content of the compaction summary.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    public init(
+        encryptedContent: Swift.String,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.encryptedContent = encryptedContent
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case encryptedContent = "encrypted_content"
+        case type
+    }
+
+    /// Decodes a `BetaCompactionSummaryItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("compaction", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("compaction", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.encryptedContent, forKey: .encryptedContent)
+    }
+}
+
+/// A description of the chain of thought used by a reasoning model while generating
+/// a response. Be sure to include these items in your `input` to the Responses API
+/// for subsequent turns of a conversation if you are manually
+/// [managing context](/docs/guides/conversation-state).
+///
+/// - Remark: Generated from `#/components/schemas/BetaReasoningItem`.
+public struct BetaReasoningItem: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique identifier of the reasoning content.
+    public var id: Swift.String
+    /// The `encrypted_content` member.
+    public var encryptedContent: Swift.String?
+    /// Reasoning summary content.
+    public var summary: [BetaSummaryTextContent]
+    /// Reasoning text content.
+    public var content: [BetaReasoningTextContent]?
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: BetaReasoningItem.Status?
+
+    /// Creates a new `BetaReasoningItem`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique identifier of the reasoning content.
+    ///   - summary: Reasoning summary content.
+    ///   - agent: The agent that produced this item.
+    ///   - encryptedContent: The `encrypted_content` member.
+    ///   - content: Reasoning text content.
+    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    public init(
+        id: Swift.String,
+        summary: [BetaSummaryTextContent],
+        agent: BetaAgentTag? = nil,
+        encryptedContent: Swift.String? = nil,
+        content: [BetaReasoningTextContent]? = nil,
+        status: BetaReasoningItem.Status? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.encryptedContent = encryptedContent
+        self.summary = summary
+        self.content = content
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case encryptedContent = "encrypted_content"
+        case summary
+        case content
+        case status
+        case type
+    }
+
+    /// Decodes a `BetaReasoningItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("reasoning", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.encryptedContent = try container.decodeIfPresent(Swift.String.self, forKey: .encryptedContent)
+        self.summary = try container.decodeIfPresent([BetaSummaryTextContent].self, forKey: .summary) ?? []
+        self.content = try container.decodeIfPresent([BetaReasoningTextContent].self, forKey: .content)
+        self.status = try container.decodeIfPresent(BetaReasoningItem.Status.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("reasoning", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encodeIfPresent(self.encryptedContent, forKey: .encryptedContent)
+        try container.encode(self.summary, forKey: .summary)
+        try container.encodeIfPresent(self.content, forKey: .content)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaReasoningItem/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+    }
+}
+
+/// Reasoning text from the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaReasoningTextContent`.
+public struct BetaReasoningTextContent: Codable, Hashable, Sendable {
+    /// The reasoning text from the model.
+    public var text: Swift.String
+
+    /// Creates a new `BetaReasoningTextContent`.
+    ///
+    /// - Parameters:
+    ///   - text: The reasoning text from the model.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case type
+    }
+
+    /// Decodes a `BetaReasoningTextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("reasoning_text", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("reasoning_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+    }
+}
+
+/// A summary text from the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSummaryTextContent`.
+public struct BetaSummaryTextContent: Codable, Hashable, Sendable {
+    /// A summary of the reasoning output from the model so far.
+    public var text: Swift.String
+
+    /// Creates a new `BetaSummaryTextContent`.
+    ///
+    /// - Parameters:
+    ///   - text: A summary of the reasoning output from the model so far.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case type
+    }
+
+    /// Decodes a `BetaSummaryTextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("summary_text", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("summary_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+    }
+}
+
+/// The `BetaAdditionalToolsItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaAdditionalToolsItemParam`.
+public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// A list of additional tools made available at this item.
+    public var tools: [BetaTool]
+
+    /// Creates a new `BetaAdditionalToolsItemParam`.
+    ///
+    /// - Parameters:
+    ///   - tools: A list of additional tools made available at this item.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    public init(
+        tools: [BetaTool],
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.tools = tools
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case tools
+        case type
+        case role
+    }
+
+    /// Decodes a `BetaAdditionalToolsItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("additional_tools", forKey: .type)
+        try container.decodeConstant("developer", forKey: .role)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("additional_tools", forKey: .type)
+        try container.encode("developer", forKey: .role)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.tools, forKey: .tools)
+    }
+}
+
+/// The `BetaToolSearchOutputItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchOutputItemParam`.
+public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The `call_id` member.
+    public var callID: Swift.String?
+    /// Whether tool search was executed by the server or by the client.
+    public var execution: BetaToolSearchExecutionType?
+    /// The loaded tool definitions returned by the tool search output.
+    public var tools: [BetaTool]
+    /// The `status` member.
+    public var status: BetaFunctionCallItemStatus?
+
+    /// Creates a new `BetaToolSearchOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - tools: The loaded tool definitions returned by the tool search output.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    ///   - callID: The `call_id` member.
+    ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - status: The `status` member.
+    public init(
+        tools: [BetaTool],
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        callID: Swift.String? = nil,
+        execution: BetaToolSearchExecutionType? = nil,
+        status: BetaFunctionCallItemStatus? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.execution = execution
+        self.tools = tools
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case execution
+        case tools
+        case status
+        case type
+    }
+
+    /// Decodes a `BetaToolSearchOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("tool_search_output", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
+        self.execution = try container.decodeIfPresent(BetaToolSearchExecutionType.self, forKey: .execution)
+        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
+        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("tool_search_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.execution, forKey: .execution)
+        try container.encode(self.tools, forKey: .tools)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+}
+
+/// The `BetaFunctionCallItemStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionCallItemStatus`.
+public struct BetaFunctionCallItemStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// The `BetaToolSearchCallItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchCallItemParam`.
+public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The `call_id` member.
+    public var callID: Swift.String?
+    /// Whether tool search was executed by the server or by the client.
+    public var execution: BetaToolSearchExecutionType?
+    /// The arguments supplied to the tool search call.
+    public var arguments: BetaEmptyModelParam
+    /// The `status` member.
+    public var status: BetaFunctionCallItemStatus?
+
+    /// Creates a new `BetaToolSearchCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments supplied to the tool search call.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    ///   - callID: The `call_id` member.
+    ///   - execution: Whether tool search was executed by the server or by the client.
+    ///   - status: The `status` member.
+    public init(
+        arguments: BetaEmptyModelParam,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        callID: Swift.String? = nil,
+        execution: BetaToolSearchExecutionType? = nil,
+        status: BetaFunctionCallItemStatus? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.execution = execution
+        self.arguments = arguments
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case execution
+        case arguments
+        case status
+        case type
+    }
+
+    /// Decodes a `BetaToolSearchCallItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("tool_search_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
+        self.execution = try container.decodeIfPresent(BetaToolSearchExecutionType.self, forKey: .execution)
+        self.arguments = try container.decode(BetaEmptyModelParam.self, forKey: .arguments)
+        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("tool_search_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.execution, forKey: .execution)
+        try container.encode(self.arguments, forKey: .arguments)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+}
+
+/// The `BetaMultiAgentCallOutputItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutputItemParam`.
+public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID of the multi-agent call.
+    public var callID: Swift.String
+    /// The multi-agent action that produced this result.
+    public var action: BetaMultiAgentAction1
+    /// Text output returned by the multi-agent action.
+    public var output: [BetaOutputTextContentParam]
+
+    /// Creates a new `BetaMultiAgentCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the multi-agent call.
+    ///   - action: The multi-agent action that produced this result.
+    ///   - output: Text output returned by the multi-agent action.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    public init(
+        callID: Swift.String,
+        action: BetaMultiAgentAction1,
+        output: [BetaOutputTextContentParam],
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.output = output
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case action
+        case output
+        case type
+    }
+
+    /// Decodes a `BetaMultiAgentCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("multi_agent_call_output", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.action = try container.decode(BetaMultiAgentAction1.self, forKey: .action)
+        self.output = try container.decodeIfPresent([BetaOutputTextContentParam].self, forKey: .output) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("multi_agent_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.action, forKey: .action)
+        try container.encode(self.output, forKey: .output)
+    }
+}
+
+/// The `BetaOutputTextContentParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
+public struct BetaOutputTextContentParam: Codable, Hashable, Sendable {
+    /// The text content.
+    public var text: Swift.String
+    /// Citations associated with the text content.
+    public var annotations: [BetaOutputTextContentParam.AnnotationValue]?
+
+    /// Creates a new `BetaOutputTextContentParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text content.
+    ///   - annotations: Citations associated with the text content.
+    public init(
+        text: Swift.String,
+        annotations: [BetaOutputTextContentParam.AnnotationValue]? = nil
+    ) {
+        self.text = text
+        self.annotations = annotations
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case annotations
+        case type
+    }
+
+    /// Decodes a `BetaOutputTextContentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("output_text", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+        self.annotations = try container.decodeIfPresent([BetaOutputTextContentParam.AnnotationValue].self, forKey: .annotations)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("output_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encodeIfPresent(self.annotations, forKey: .annotations)
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
+    public enum AnnotationValue: Codable, Hashable, Sendable {
+        /// type: `file_citation`
+        case fileCitation(BetaFileCitationParam)
+        /// type: `url_citation`
+        case urlCitation(BetaURLCitationParam)
+        /// type: `container_file_citation`
+        case containerFileCitation(BetaContainerFileCitationParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "file_citation":
+                    self = .fileCitation(try BetaFileCitationParam(from: decoder))
+                case "url_citation":
+                    self = .urlCitation(try BetaURLCitationParam(from: decoder))
+                case "container_file_citation":
+                    self = .containerFileCitation(try BetaContainerFileCitationParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .fileCitation(let value): try value.encode(to: encoder)
+                case .urlCitation(let value): try value.encode(to: encoder)
+                case .containerFileCitation(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `BetaContainerFileCitationParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationParam`.
+public struct BetaContainerFileCitationParam: Codable, Hashable, Sendable {
+    /// The index of the first character of the citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the citation in the message.
+    public var endIndex: Swift.Int
+    /// The ID of the container.
+    public var containerID: Swift.String
+    /// The ID of the container file.
+    public var fileID: Swift.String
+    /// The filename of the container file cited.
+    public var filename: Swift.String
+
+    /// Creates a new `BetaContainerFileCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - startIndex: The index of the first character of the citation in the message.
+    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - containerID: The ID of the container.
+    ///   - fileID: The ID of the container file.
+    ///   - filename: The filename of the container file cited.
+    public init(
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        containerID: Swift.String,
+        fileID: Swift.String,
+        filename: Swift.String
+    ) {
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.containerID = containerID
+        self.fileID = fileID
+        self.filename = filename
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case containerID = "container_id"
+        case fileID = "file_id"
+        case filename
+        case type
+    }
+
+    /// Decodes a `BetaContainerFileCitationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("container_file_citation", forKey: .type)
+        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
+        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
+        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
+        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_file_citation", forKey: .type)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+        try container.encode(self.containerID, forKey: .containerID)
+        try container.encode(self.fileID, forKey: .fileID)
+        try container.encode(self.filename, forKey: .filename)
+    }
+}
+
+/// The `BetaUrlCitationParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaUrlCitationParam`.
+public struct BetaURLCitationParam: Codable, Hashable, Sendable {
+    /// The index of the first character of the citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the citation in the message.
+    public var endIndex: Swift.Int
+    /// The URL of the cited resource.
+    public var url: Swift.String
+    /// The title of the cited resource.
+    public var title: Swift.String
+
+    /// Creates a new `BetaURLCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - startIndex: The index of the first character of the citation in the message.
+    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - url: The URL of the cited resource.
+    ///   - title: The title of the cited resource.
+    public init(
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        url: Swift.String,
+        title: Swift.String
+    ) {
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.url = url
+        self.title = title
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case url
+        case title
+        case type
+    }
+
+    /// Decodes a `BetaURLCitationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("url_citation", forKey: .type)
+        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
+        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
+        self.url = try container.decode(Swift.String.self, forKey: .url)
+        self.title = try container.decode(Swift.String.self, forKey: .title)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("url_citation", forKey: .type)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+        try container.encode(self.url, forKey: .url)
+        try container.encode(self.title, forKey: .title)
+    }
+}
+
+/// The `BetaFileCitationParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFileCitationParam`.
+public struct BetaFileCitationParam: Codable, Hashable, Sendable {
+    /// The index of the file in the list of files.
+    public var index: Swift.Int
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The filename of the file cited.
+    public var filename: Swift.String
+
+    /// Creates a new `BetaFileCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the file in the list of files.
+    ///   - fileID: The ID of the file.
+    ///   - filename: The filename of the file cited.
+    public init(
+        index: Swift.Int,
+        fileID: Swift.String,
+        filename: Swift.String
+    ) {
+        self.index = index
+        self.fileID = fileID
+        self.filename = filename
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case index
+        case fileID = "file_id"
+        case filename
+        case type
+    }
+
+    /// Decodes a `BetaFileCitationParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_citation", forKey: .type)
+        self.index = try container.decode(Swift.Int.self, forKey: .index)
+        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_citation", forKey: .type)
+        try container.encode(self.index, forKey: .index)
+        try container.encode(self.fileID, forKey: .fileID)
+        try container.encode(self.filename, forKey: .filename)
+    }
+}
+
+/// The `BetaMultiAgentAction1` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction1`.
+public struct BetaMultiAgentAction1: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `spawn_agent`
+    public static var spawnAgent: Self { Self(rawValue: "spawn_agent") }
+
+    /// `interrupt_agent`
+    public static var interruptAgent: Self { Self(rawValue: "interrupt_agent") }
+
+    /// `list_agents`
+    public static var listAgents: Self { Self(rawValue: "list_agents") }
+
+    /// `send_message`
+    public static var sendMessage: Self { Self(rawValue: "send_message") }
+
+    /// `followup_task`
+    public static var followupTask: Self { Self(rawValue: "followup_task") }
+
+    /// `wait_agent`
+    public static var waitAgent: Self { Self(rawValue: "wait_agent") }
+}
+
+/// The `BetaMultiAgentCallItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallItemParam`.
+public struct BetaMultiAgentCallItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID linking this call to its output.
+    public var callID: Swift.String
+    /// The multi-agent action that was executed.
+    public var action: BetaMultiAgentAction1
+    /// The action arguments as a JSON string.
+    public var arguments: Swift.String
+
+    /// Creates a new `BetaMultiAgentCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID linking this call to its output.
+    ///   - action: The multi-agent action that was executed.
+    ///   - arguments: The action arguments as a JSON string.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    public init(
+        callID: Swift.String,
+        action: BetaMultiAgentAction1,
+        arguments: Swift.String,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.arguments = arguments
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case action
+        case arguments
+        case type
+    }
+
+    /// Decodes a `BetaMultiAgentCallItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("multi_agent_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.action = try container.decode(BetaMultiAgentAction1.self, forKey: .action)
+        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("multi_agent_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.action, forKey: .action)
+        try container.encode(self.arguments, forKey: .arguments)
+    }
+}
+
+/// A message routed between agents.
+///
+/// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam`.
+public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The sending agent identity.
+    public var author: Swift.String
+    /// The destination agent identity.
+    public var recipient: Swift.String
+    /// Plaintext, image, or encrypted content sent between agents.
+    public var content: [BetaAgentMessageItemParam.ContentItem]
+
+    /// Creates a new `BetaAgentMessageItemParam`.
+    ///
+    /// - Parameters:
+    ///   - author: The sending agent identity.
+    ///   - recipient: The destination agent identity.
+    ///   - content: Plaintext, image, or encrypted content sent between agents.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    public init(
+        author: Swift.String,
+        recipient: Swift.String,
+        content: [BetaAgentMessageItemParam.ContentItem],
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.author = author
+        self.recipient = recipient
+        self.content = content
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case author
+        case recipient
+        case content
+        case type
+    }
+
+    /// Decodes a `BetaAgentMessageItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("agent_message", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.author = try container.decode(Swift.String.self, forKey: .author)
+        self.recipient = try container.decode(Swift.String.self, forKey: .recipient)
+        self.content = try container.decodeIfPresent([BetaAgentMessageItemParam.ContentItem].self, forKey: .content) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("agent_message", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.author, forKey: .author)
+        try container.encode(self.recipient, forKey: .recipient)
+        try container.encode(self.content, forKey: .content)
+    }
+
+    /// A plaintext, image, or encrypted agent message content part.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam/properties/content/items`.
+    public enum ContentItem: Codable, Hashable, Sendable {
+        /// A text input to the model. (type: `input_text`)
+        case inputText(BetaInputTextContentParam)
+        /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
+        case inputImage(BetaInputImageContentParamAutoParam)
+        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. (type: `encrypted_content`)
+        case encryptedContent(BetaEncryptedContentParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "input_text":
+                    self = .inputText(try BetaInputTextContentParam(from: decoder))
+                case "input_image":
+                    self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
+                case "encrypted_content":
+                    self = .encryptedContent(try BetaEncryptedContentParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .inputText(let value): try value.encode(to: encoder)
+                case .inputImage(let value): try value.encode(to: encoder)
+                case .encryptedContent(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Opaque encrypted content that Responses API decrypts inside trusted model execution.
+///
+/// - Remark: Generated from `#/components/schemas/BetaEncryptedContentParam`.
+public struct BetaEncryptedContentParam: Codable, Hashable, Sendable {
+    /// Opaque encrypted content.
+    public var encryptedContent: Swift.String
+
+    /// Creates a new `BetaEncryptedContentParam`.
+    ///
+    /// - Parameters:
+    ///   - encryptedContent: Opaque encrypted content.
+    public init(encryptedContent: Swift.String) {
+        self.encryptedContent = encryptedContent
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case encryptedContent = "encrypted_content"
+        case type
+    }
+
+    /// Decodes a `BetaEncryptedContentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("encrypted_content", forKey: .type)
+        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("encrypted_content", forKey: .type)
+        try container.encode(self.encryptedContent, forKey: .encryptedContent)
+    }
+}
+
+/// An image input to the model. Learn about [image inputs](/docs/guides/vision)
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputImageContentParamAutoParam`.
+public struct BetaInputImageContentParamAutoParam: Codable, Hashable, Sendable {
+    /// The `image_url` member.
+    public var imageURL: Swift.String?
+    /// The `file_id` member.
+    public var fileID: Swift.String?
+    /// The `detail` member.
+    public var detail: BetaDetailEnum?
+    /// The `prompt_cache_breakpoint` member.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
+
+    /// Creates a new `BetaInputImageContentParamAutoParam`.
+    ///
+    /// - Parameters:
+    ///   - imageURL: The `image_url` member.
+    ///   - fileID: The `file_id` member.
+    ///   - detail: The `detail` member.
+    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    public init(
+        imageURL: Swift.String? = nil,
+        fileID: Swift.String? = nil,
+        detail: BetaDetailEnum? = nil,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
+    ) {
+        self.imageURL = imageURL
+        self.fileID = fileID
+        self.detail = detail
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case imageURL = "image_url"
+        case fileID = "file_id"
+        case detail
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes a `BetaInputImageContentParamAutoParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("input_image", forKey: .type)
+        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
+        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        self.detail = try container.decodeIfPresent(BetaDetailEnum.self, forKey: .detail)
+        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_image", forKey: .type)
+        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+///
+/// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointParam`.
+public struct BetaPromptCacheBreakpointParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaPromptCacheBreakpointParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case mode
+    }
+
+    /// Decodes a `BetaPromptCacheBreakpointParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("explicit", forKey: .mode)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("explicit", forKey: .mode)
+    }
+}
+
+/// The `BetaDetailEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaDetailEnum`.
+public struct BetaDetailEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `original`
+    public static var original: Self { Self(rawValue: "original") }
+}
+
+/// A text input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputTextContentParam`.
+public struct BetaInputTextContentParam: Codable, Hashable, Sendable {
+    /// The text input to the model.
+    public var text: Swift.String
+    /// The `prompt_cache_breakpoint` member.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
+
+    /// Creates a new `BetaInputTextContentParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text input to the model.
+    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    public init(
+        text: Swift.String,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
+    ) {
+        self.text = text
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes a `BetaInputTextContentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("input_text", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// The output of a function tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam`.
+public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The `call_id` member.
+    public var callID: Swift.String?
+    /// Text, image, or file output of the function tool call.
+    public var output: BetaFunctionCallOutputItemParam.Output
+    /// The `name` member.
+    public var name: Swift.String?
+    /// The `namespace` member.
+    public var namespace: Swift.String?
+    /// The `caller` member.
+    public var caller: BetaToolCallCallerParam?
+    /// The `status` member.
+    public var status: BetaFunctionCallItemStatus?
+
+    /// Creates a new `BetaFunctionCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - output: Text, image, or file output of the function tool call.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    ///   - callID: The `call_id` member.
+    ///   - name: The `name` member.
+    ///   - namespace: The `namespace` member.
+    ///   - caller: The `caller` member.
+    ///   - status: The `status` member.
+    public init(
+        output: BetaFunctionCallOutputItemParam.Output,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        callID: Swift.String? = nil,
+        name: Swift.String? = nil,
+        namespace: Swift.String? = nil,
+        caller: BetaToolCallCallerParam? = nil,
+        status: BetaFunctionCallItemStatus? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.output = output
+        self.name = name
+        self.namespace = namespace
+        self.caller = caller
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case output
+        case name
+        case namespace
+        case caller
+        case status
+        case type
+    }
+
+    /// Decodes a `BetaFunctionCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("function_call_output", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
+        self.output = try container.decode(BetaFunctionCallOutputItemParam.Output.self, forKey: .output)
+        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
+        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
+        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.callID, forKey: .callID)
+        try container.encode(self.output, forKey: .output)
+        try container.encodeIfPresent(self.name, forKey: .name)
+        try container.encodeIfPresent(self.namespace, forKey: .namespace)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+
+    /// Text, image, or file output of the function tool call.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output`.
+    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        /// A JSON string of the output of the function tool call.
+        case string(Swift.String)
+        /// An array of content outputs (text, image, file) for the function tool call.
+        case values([BetaFunctionCallOutputItemParam.Output.Value])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? Swift.String(from: decoder) {
+                self = .string(value)
+                return
+            }
+            if let value = try? [BetaFunctionCallOutputItemParam.Output.Value](from: decoder) {
+                self = .values(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .string(let value): try value.encode(to: encoder)
+                case .values(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// A piece of message content, such as text, an image, or a file.
+        ///
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output/oneOf/1/items`.
+        public enum Value: Codable, Hashable, Sendable {
+            /// A text input to the model. (type: `input_text`)
+            case inputText(BetaInputTextContentParam)
+            /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
+            case inputImage(BetaInputImageContentParamAutoParam)
+            /// A file input to the model. (type: `input_file`)
+            case inputFile(BetaInputFileContentParam)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                    case "input_text":
+                        self = .inputText(try BetaInputTextContentParam(from: decoder))
+                    case "input_image":
+                        self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
+                    case "input_file":
+                        self = .inputFile(try BetaInputFileContentParam(from: decoder))
+                    default:
+                        self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                    case .inputText(let value): try value.encode(to: encoder)
+                    case .inputImage(let value): try value.encode(to: encoder)
+                    case .inputFile(let value): try value.encode(to: encoder)
+                    case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// A file input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputFileContentParam`.
+public struct BetaInputFileContentParam: Codable, Hashable, Sendable {
+    /// The `file_id` member.
+    public var fileID: Swift.String?
+    /// The `filename` member.
+    public var filename: Swift.String?
+    /// The `file_data` member.
+    public var fileData: Swift.String?
+    /// The `file_url` member.
+    public var fileURL: Swift.String?
+    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    public var detail: BetaFileDetailEnum?
+    /// The `prompt_cache_breakpoint` member.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
+
+    /// Creates a new `BetaInputFileContentParam`.
+    ///
+    /// - Parameters:
+    ///   - fileID: The `file_id` member.
+    ///   - filename: The `filename` member.
+    ///   - fileData: The `file_data` member.
+    ///   - fileURL: The `file_url` member.
+    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    public init(
+        fileID: Swift.String? = nil,
+        filename: Swift.String? = nil,
+        fileData: Swift.String? = nil,
+        fileURL: Swift.String? = nil,
+        detail: BetaFileDetailEnum? = nil,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
+    ) {
+        self.fileID = fileID
+        self.filename = filename
+        self.fileData = fileData
+        self.fileURL = fileURL
+        self.detail = detail
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileID = "file_id"
+        case filename
+        case fileData = "file_data"
+        case fileURL = "file_url"
+        case detail
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes a `BetaInputFileContentParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("input_file", forKey: .type)
+        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
+        self.fileData = try container.decodeIfPresent(Swift.String.self, forKey: .fileData)
+        self.fileURL = try container.decodeIfPresent(Swift.String.self, forKey: .fileURL)
+        self.detail = try container.decodeIfPresent(BetaFileDetailEnum.self, forKey: .detail)
+        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_file", forKey: .type)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.filename, forKey: .filename)
+        try container.encodeIfPresent(self.fileData, forKey: .fileData)
+        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// The `BetaFileDetailEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFileDetailEnum`.
+public struct BetaFileDetailEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+}
+
 /// A tool call to run a function. See the
 /// [function calling guide](/docs/guides/function-calling) for more information.
 ///
@@ -14,6 +3624,7 @@ public struct BetaFunctionToolCall: Codable, Hashable, Sendable {
     public var id: Swift.String?
     /// The unique ID of the function tool call generated by the model.
     public var callID: Swift.String
+    /// The `caller` member.
     public var caller: BetaToolCallCaller?
     /// The namespace of the function to run.
     public var namespace: Swift.String?
@@ -25,25 +3636,25 @@ public struct BetaFunctionToolCall: Codable, Hashable, Sendable {
     /// `incomplete`. Populated when items are returned via API.
     public var status: BetaFunctionToolCall.Status?
 
-    /// Creates a `BetaFunctionToolCall`.
+    /// Creates a new `BetaFunctionToolCall`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the function tool call.
     ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the function to run.
     ///   - name: The name of the function to run.
     ///   - arguments: A JSON string of the arguments to pass to the function.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the function tool call.
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the function to run.
     ///   - status: The status of the item. One of `in_progress`, `completed`, or
     public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
         callID: Swift.String,
-        caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
         name: Swift.String,
         arguments: Swift.String,
+        agent: BetaAgentTag? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
         status: BetaFunctionToolCall.Status? = nil
     ) {
         self.agent = agent
@@ -68,6 +3679,10 @@ public struct BetaFunctionToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaFunctionToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function_call", forKey: .type)
@@ -81,6 +3696,9 @@ public struct BetaFunctionToolCall: Codable, Hashable, Sendable {
         self.status = try container.decodeIfPresent(BetaFunctionToolCall.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function_call", forKey: .type)
@@ -101,8 +3719,10 @@ public struct BetaFunctionToolCall: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -131,18 +3751,18 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
     /// Includes details on how the model used the web (search, open_page, find_in_page).
     public var action: BetaWebSearchToolCall.Action
 
-    /// Creates a `BetaWebSearchToolCall`.
+    /// Creates a new `BetaWebSearchToolCall`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the web search tool call.
     ///   - status: The status of the web search tool call.
     ///   - action: An object describing the specific action taken in this web search call.
+    ///   - agent: The agent that produced this item.
     public init(
-        agent: BetaAgentTag? = nil,
         id: Swift.String,
         status: BetaWebSearchToolCall.Status,
-        action: BetaWebSearchToolCall.Action
+        action: BetaWebSearchToolCall.Action,
+        agent: BetaAgentTag? = nil
     ) {
         self.agent = agent
         self.id = id
@@ -158,6 +3778,10 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaWebSearchToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("web_search_call", forKey: .type)
@@ -167,6 +3791,9 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
         self.action = try container.decode(BetaWebSearchToolCall.Action.self, forKey: .action)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("web_search_call", forKey: .type)
@@ -182,8 +3809,10 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -215,6 +3844,9 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "search":
@@ -228,6 +3860,9 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .search(let value): try value.encode(to: encoder)
@@ -248,7 +3883,7 @@ public struct BetaWebSearchActionFind: Codable, Hashable, Sendable {
     /// The pattern or text to search for within the page.
     public var pattern: Swift.String
 
-    /// Creates a `BetaWebSearchActionFind`.
+    /// Creates a new `BetaWebSearchActionFind`.
     ///
     /// - Parameters:
     ///   - url: The URL of the page searched for the pattern.
@@ -267,6 +3902,10 @@ public struct BetaWebSearchActionFind: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaWebSearchActionFind` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("find_in_page", forKey: .type)
@@ -274,6 +3913,9 @@ public struct BetaWebSearchActionFind: Codable, Hashable, Sendable {
         self.pattern = try container.decode(Swift.String.self, forKey: .pattern)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("find_in_page", forKey: .type)
@@ -289,13 +3931,11 @@ public struct BetaWebSearchActionOpenPage: Codable, Hashable, Sendable {
     /// The URL opened by the model.
     public var url: Swift.String?
 
-    /// Creates a `BetaWebSearchActionOpenPage`.
+    /// Creates a new `BetaWebSearchActionOpenPage`.
     ///
     /// - Parameters:
     ///   - url: The URL opened by the model.
-    public init(
-        url: Swift.String? = nil
-    ) {
+    public init(url: Swift.String? = nil) {
         self.url = url
     }
 
@@ -304,3688 +3944,22 @@ public struct BetaWebSearchActionOpenPage: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaWebSearchActionOpenPage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("open_page", forKey: .type)
         self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("open_page", forKey: .type)
         try container.encodeIfPresent(self.url, forKey: .url)
     }
-}
-
-/// Action type "search" - Performs a web search query.
-///
-/// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch`.
-public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
-    private var _query: Swift.String?
-    /// The search query.
-    @available(*, deprecated)
-    public var query: Swift.String? {
-        get { _query }
-        set { _query = newValue }
-    }
-    /// The search queries.
-    public var queries: [Swift.String]?
-    /// The sources used in the search.
-    public var sources: [BetaWebSearchActionSearch.Source]?
-
-    /// Creates a `BetaWebSearchActionSearch`.
-    ///
-    /// - Parameters:
-    ///   - query: The search query.
-    ///   - queries: The search queries.
-    ///   - sources: The sources used in the search.
-    public init(
-        query: Swift.String? = nil,
-        queries: [Swift.String]? = nil,
-        sources: [BetaWebSearchActionSearch.Source]? = nil
-    ) {
-        self._query = query
-        self.queries = queries
-        self.sources = sources
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case query
-        case queries
-        case sources
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("search", forKey: .type)
-        self._query = try container.decodeIfPresent(Swift.String.self, forKey: .query)
-        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries)
-        self.sources = try container.decodeIfPresent([BetaWebSearchActionSearch.Source].self, forKey: .sources)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("search", forKey: .type)
-        try container.encodeIfPresent(self._query, forKey: .query)
-        try container.encodeIfPresent(self.queries, forKey: .queries)
-        try container.encodeIfPresent(self.sources, forKey: .sources)
-    }
-
-    /// A source used in the search.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items`.
-    public struct Source: Codable, Hashable, Sendable {
-        /// The type of source. Always `url`.
-        public var type: BetaWebSearchActionSearch.Source.TypeValue
-        /// The URL of the source.
-        public var url: Swift.String?
-
-        /// Creates a `Source`.
-        ///
-        /// - Parameters:
-        ///   - type: The type of source. Always `url`.
-        ///   - url: The URL of the source.
-        public init(
-            type: BetaWebSearchActionSearch.Source.TypeValue,
-            url: Swift.String? = nil
-        ) {
-            self.type = type
-            self.url = url
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case url
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decode(BetaWebSearchActionSearch.Source.TypeValue.self, forKey: .type)
-            self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.type, forKey: .type)
-            try container.encodeIfPresent(self.url, forKey: .url)
-        }
-
-        /// The type of source. Always `url`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items/properties/type`.
-        public struct TypeValue: OpenEnum {
-            public var rawValue: Swift.String
-
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `url`
-            public static var url: Self { Self(rawValue: "url") }
-
-            /// `api`
-            public static var api: Self { Self(rawValue: "api") }
-        }
-    }
-}
-
-/// The output of a computer tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaComputerCallOutputItemParam`.
-public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable {
-    public var agent: BetaAgentTagParam?
-    public var id: Swift.String?
-    /// The ID of the computer tool call that produced the output.
-    public var callID: Swift.String
-    /// A computer screenshot image used with the computer use tool.
-    public var output: BetaComputerScreenshotImage
-    public var acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]?
-    public var status: BetaFunctionCallItemStatus?
-
-    /// Creates a `BetaComputerCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The ID of the computer tool call that produced the output.
-    ///   - output: A computer screenshot image used with the computer use tool.
-    ///   - acknowledgedSafetyChecks: The `acknowledged_safety_checks` member.
-    ///   - status: The `status` member.
-    public init(
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String,
-        output: BetaComputerScreenshotImage,
-        acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]? = nil,
-        status: BetaFunctionCallItemStatus? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.output = output
-        self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case output
-        case acknowledgedSafetyChecks = "acknowledged_safety_checks"
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.output = try container.decode(BetaComputerScreenshotImage.self, forKey: .output)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: .acknowledgedSafetyChecks)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-}
-
-/// A pending safety check for the computer call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaComputerCallSafetyCheckParam`.
-public struct BetaComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
-    /// The ID of the pending safety check.
-    public var id: Swift.String
-    public var code: Swift.String?
-    public var message: Swift.String?
-
-    /// Creates a `BetaComputerCallSafetyCheckParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The ID of the pending safety check.
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
-    public init(
-        id: Swift.String,
-        code: Swift.String? = nil,
-        message: Swift.String? = nil
-    ) {
-        self.id = id
-        self.code = code
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case code
-        case message
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.id, forKey: .id)
-        try container.encodeIfPresent(self.code, forKey: .code)
-        try container.encodeIfPresent(self.message, forKey: .message)
-    }
-}
-
-/// A computer screenshot image used with the computer use tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaComputerScreenshotImage`.
-public struct BetaComputerScreenshotImage: Codable, Hashable, Sendable {
-    /// The URL of the screenshot image.
-    public var imageURL: Swift.String?
-    /// The identifier of an uploaded file that contains the screenshot.
-    public var fileID: Swift.String?
-
-    /// Creates a `BetaComputerScreenshotImage`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The URL of the screenshot image.
-    ///   - fileID: The identifier of an uploaded file that contains the screenshot.
-    public init(
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageURL = "image_url"
-        case fileID = "file_id"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_screenshot", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer_screenshot", forKey: .type)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-    }
-}
-
-/// A tool call to a computer use tool. See the
-/// [computer use guide](/docs/guides/tools-computer-use) for more information.
-///
-/// - Remark: Generated from `#/components/schemas/BetaComputerToolCall`.
-public struct BetaComputerToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the computer call.
-    public var id: Swift.String
-    /// An identifier used when responding to the tool call with output.
-    public var callID: Swift.String
-    public var action: BetaComputerAction?
-    /// Flattened batched actions for `computer_use`. Each action includes an
-    /// `type` discriminator and action-specific fields.
-    public var actions: BetaComputerActionList?
-    /// The pending safety checks for the computer call.
-    public var pendingSafetyChecks: [BetaComputerCallSafetyCheckParam]
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: BetaComputerToolCall.Status
-
-    /// Creates a `BetaComputerToolCall`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the computer call.
-    ///   - callID: An identifier used when responding to the tool call with output.
-    ///   - action: The `action` member.
-    ///   - actions: Flattened batched actions for `computer_use`. Each action includes an
-    ///   - pendingSafetyChecks: The pending safety checks for the computer call.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        action: BetaComputerAction? = nil,
-        actions: BetaComputerActionList? = nil,
-        pendingSafetyChecks: [BetaComputerCallSafetyCheckParam],
-        status: BetaComputerToolCall.Status
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.action = action
-        self.actions = actions
-        self.pendingSafetyChecks = pendingSafetyChecks
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case action
-        case actions
-        case pendingSafetyChecks = "pending_safety_checks"
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decodeIfPresent(BetaComputerAction.self, forKey: .action)
-        self.actions = try container.decodeIfPresent(BetaComputerActionList.self, forKey: .actions)
-        self.pendingSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .pendingSafetyChecks) ?? []
-        self.status = try container.decode(BetaComputerToolCall.Status.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.action, forKey: .action)
-        try container.encodeIfPresent(self.actions, forKey: .actions)
-        try container.encode(self.pendingSafetyChecks, forKey: .pendingSafetyChecks)
-        try container.encode(self.status, forKey: .status)
-    }
-
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaComputerToolCall/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-}
-
-/// Flattened batched actions for `computer_use`. Each action includes an
-/// `type` discriminator and action-specific fields.
-///
-/// - Remark: Generated from `#/components/schemas/BetaComputerActionList`.
-public typealias BetaComputerActionList = [BetaComputerAction]
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaComputerAction`.
-public enum BetaComputerAction: Codable, Hashable, Sendable {
-    /// A click action. (type: `click`)
-    case click(BetaClickParam)
-    /// A double click action. (type: `double_click`)
-    case doubleClick(BetaDoubleClickAction)
-    /// A drag action. (type: `drag`)
-    case drag(BetaDragParam)
-    /// A collection of keypresses the model would like to perform. (type: `keypress`)
-    case keypress(BetaKeyPressAction)
-    /// A mouse move action. (type: `move`)
-    case move(BetaMoveParam)
-    /// A screenshot action. (type: `screenshot`)
-    case screenshot(BetaScreenshotParam)
-    /// A scroll action. (type: `scroll`)
-    case scroll(BetaScrollParam)
-    /// An action to type in text. (type: `type`)
-    case type(BetaTypeParam)
-    /// A wait action. (type: `wait`)
-    case wait(BetaWaitParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "click":
-                self = .click(try BetaClickParam(from: decoder))
-            case "double_click":
-                self = .doubleClick(try BetaDoubleClickAction(from: decoder))
-            case "drag":
-                self = .drag(try BetaDragParam(from: decoder))
-            case "keypress":
-                self = .keypress(try BetaKeyPressAction(from: decoder))
-            case "move":
-                self = .move(try BetaMoveParam(from: decoder))
-            case "screenshot":
-                self = .screenshot(try BetaScreenshotParam(from: decoder))
-            case "scroll":
-                self = .scroll(try BetaScrollParam(from: decoder))
-            case "type":
-                self = .type(try BetaTypeParam(from: decoder))
-            case "wait":
-                self = .wait(try BetaWaitParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .click(let value): try value.encode(to: encoder)
-            case .doubleClick(let value): try value.encode(to: encoder)
-            case .drag(let value): try value.encode(to: encoder)
-            case .keypress(let value): try value.encode(to: encoder)
-            case .move(let value): try value.encode(to: encoder)
-            case .screenshot(let value): try value.encode(to: encoder)
-            case .scroll(let value): try value.encode(to: encoder)
-            case .type(let value): try value.encode(to: encoder)
-            case .wait(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A wait action.
-///
-/// - Remark: Generated from `#/components/schemas/BetaWaitParam`.
-public struct BetaWaitParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaWaitParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("wait", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("wait", forKey: .type)
-    }
-}
-
-/// An action to type in text.
-///
-/// - Remark: Generated from `#/components/schemas/BetaTypeParam`.
-public struct BetaTypeParam: Codable, Hashable, Sendable {
-    /// The text to type.
-    public var text: Swift.String
-
-    /// Creates a `BetaTypeParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text to type.
-    public init(
-        text: Swift.String
-    ) {
-        self.text = text
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("type", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("type", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-    }
-}
-
-/// A scroll action.
-///
-/// - Remark: Generated from `#/components/schemas/BetaScrollParam`.
-public struct BetaScrollParam: Codable, Hashable, Sendable {
-    /// The x-coordinate where the scroll occurred.
-    public var x: Swift.Int
-    /// The y-coordinate where the scroll occurred.
-    public var y: Swift.Int
-    /// The horizontal scroll distance.
-    public var scrollX: Swift.Int
-    /// The vertical scroll distance.
-    public var scrollY: Swift.Int
-    public var keys: [Swift.String]?
-
-    /// Creates a `BetaScrollParam`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate where the scroll occurred.
-    ///   - y: The y-coordinate where the scroll occurred.
-    ///   - scrollX: The horizontal scroll distance.
-    ///   - scrollY: The vertical scroll distance.
-    ///   - keys: The `keys` member.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int,
-        scrollX: Swift.Int,
-        scrollY: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.x = x
-        self.y = y
-        self.scrollX = scrollX
-        self.scrollY = scrollY
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case x
-        case y
-        case scrollX = "scroll_x"
-        case scrollY = "scroll_y"
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("scroll", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.scrollX = try container.decode(Swift.Int.self, forKey: .scrollX)
-        self.scrollY = try container.decode(Swift.Int.self, forKey: .scrollY)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("scroll", forKey: .type)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-        try container.encode(self.scrollX, forKey: .scrollX)
-        try container.encode(self.scrollY, forKey: .scrollY)
-        try container.encodeIfPresent(self.keys, forKey: .keys)
-    }
-}
-
-/// A screenshot action.
-///
-/// - Remark: Generated from `#/components/schemas/BetaScreenshotParam`.
-public struct BetaScreenshotParam: Codable, Hashable, Sendable {
-    /// Creates a `BetaScreenshotParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("screenshot", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("screenshot", forKey: .type)
-    }
-}
-
-/// A mouse move action.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMoveParam`.
-public struct BetaMoveParam: Codable, Hashable, Sendable {
-    /// The x-coordinate to move to.
-    public var x: Swift.Int
-    /// The y-coordinate to move to.
-    public var y: Swift.Int
-    public var keys: [Swift.String]?
-
-    /// Creates a `BetaMoveParam`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate to move to.
-    ///   - y: The y-coordinate to move to.
-    ///   - keys: The `keys` member.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.x = x
-        self.y = y
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case x
-        case y
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("move", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("move", forKey: .type)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-        try container.encodeIfPresent(self.keys, forKey: .keys)
-    }
-}
-
-/// A collection of keypresses the model would like to perform.
-///
-/// - Remark: Generated from `#/components/schemas/BetaKeyPressAction`.
-public struct BetaKeyPressAction: Codable, Hashable, Sendable {
-    /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
-    public var keys: [Swift.String]
-
-    /// Creates a `BetaKeyPressAction`.
-    ///
-    /// - Parameters:
-    ///   - keys: The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
-    public init(
-        keys: [Swift.String]
-    ) {
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("keypress", forKey: .type)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("keypress", forKey: .type)
-        try container.encode(self.keys, forKey: .keys)
-    }
-}
-
-/// A drag action.
-///
-/// - Remark: Generated from `#/components/schemas/BetaDragParam`.
-public struct BetaDragParam: Codable, Hashable, Sendable {
-    /// An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
-    /// ```
-    /// [
-    ///   { x: 100, y: 200 },
-    ///   { x: 200, y: 300 }
-    /// ]
-    /// ```
-    public var path: [BetaCoordParam]
-    public var keys: [Swift.String]?
-
-    /// Creates a `BetaDragParam`.
-    ///
-    /// - Parameters:
-    ///   - path: An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
-    ///   - keys: The `keys` member.
-    public init(
-        path: [BetaCoordParam],
-        keys: [Swift.String]? = nil
-    ) {
-        self.path = path
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("drag", forKey: .type)
-        self.path = try container.decodeIfPresent([BetaCoordParam].self, forKey: .path) ?? []
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("drag", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encodeIfPresent(self.keys, forKey: .keys)
-    }
-}
-
-/// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCoordParam`.
-public struct BetaCoordParam: Codable, Hashable, Sendable {
-    /// The x-coordinate.
-    public var x: Swift.Int
-    /// The y-coordinate.
-    public var y: Swift.Int
-
-    /// Creates a `BetaCoordParam`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate.
-    ///   - y: The y-coordinate.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int
-    ) {
-        self.x = x
-        self.y = y
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case x
-        case y
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-    }
-}
-
-/// A double click action.
-///
-/// - Remark: Generated from `#/components/schemas/BetaDoubleClickAction`.
-public struct BetaDoubleClickAction: Codable, Hashable, Sendable {
-    /// The x-coordinate where the double click occurred.
-    public var x: Swift.Int
-    /// The y-coordinate where the double click occurred.
-    public var y: Swift.Int
-    public var keys: [Swift.String]?
-
-    /// Creates a `BetaDoubleClickAction`.
-    ///
-    /// - Parameters:
-    ///   - x: The x-coordinate where the double click occurred.
-    ///   - y: The y-coordinate where the double click occurred.
-    ///   - keys: The `keys` member.
-    public init(
-        x: Swift.Int,
-        y: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.x = x
-        self.y = y
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case x
-        case y
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("double_click", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("double_click", forKey: .type)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-        try container.encode(self.keys, forKey: .keys)
-    }
-}
-
-/// A click action.
-///
-/// - Remark: Generated from `#/components/schemas/BetaClickParam`.
-public struct BetaClickParam: Codable, Hashable, Sendable {
-    /// Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
-    public var button: BetaClickButtonType
-    /// The x-coordinate where the click occurred.
-    public var x: Swift.Int
-    /// The y-coordinate where the click occurred.
-    public var y: Swift.Int
-    public var keys: [Swift.String]?
-
-    /// Creates a `BetaClickParam`.
-    ///
-    /// - Parameters:
-    ///   - button: Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
-    ///   - x: The x-coordinate where the click occurred.
-    ///   - y: The y-coordinate where the click occurred.
-    ///   - keys: The `keys` member.
-    public init(
-        button: BetaClickButtonType,
-        x: Swift.Int,
-        y: Swift.Int,
-        keys: [Swift.String]? = nil
-    ) {
-        self.button = button
-        self.x = x
-        self.y = y
-        self.keys = keys
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case button
-        case x
-        case y
-        case keys
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("click", forKey: .type)
-        self.button = try container.decode(BetaClickButtonType.self, forKey: .button)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("click", forKey: .type)
-        try container.encode(self.button, forKey: .button)
-        try container.encode(self.x, forKey: .x)
-        try container.encode(self.y, forKey: .y)
-        try container.encodeIfPresent(self.keys, forKey: .keys)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaClickButtonType`.
-public struct BetaClickButtonType: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `left`
-    public static var left: Self { Self(rawValue: "left") }
-
-    /// `right`
-    public static var right: Self { Self(rawValue: "right") }
-
-    /// `wheel`
-    public static var wheel: Self { Self(rawValue: "wheel") }
-
-    /// `back`
-    public static var back: Self { Self(rawValue: "back") }
-
-    /// `forward`
-    public static var forward: Self { Self(rawValue: "forward") }
-}
-
-/// The results of a file search tool call. See the
-/// [file search guide](/docs/guides/tools-file-search) for more information.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall`.
-public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the file search tool call.
-    public var id: Swift.String
-    /// The status of the file search tool call. One of `in_progress`,
-    /// `searching`, `incomplete` or `failed`,
-    public var status: BetaFileSearchToolCall.Status
-    /// The queries used to search for files.
-    public var queries: [Swift.String]
-    public var results: [BetaFileSearchToolCall.ResultValue]?
-
-    /// Creates a `BetaFileSearchToolCall`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the file search tool call.
-    ///   - status: The status of the file search tool call. One of `in_progress`,
-    ///   - queries: The queries used to search for files.
-    ///   - results: The `results` member.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        status: BetaFileSearchToolCall.Status,
-        queries: [Swift.String],
-        results: [BetaFileSearchToolCall.ResultValue]? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.status = status
-        self.queries = queries
-        self.results = results
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case status
-        case queries
-        case results
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(BetaFileSearchToolCall.Status.self, forKey: .status)
-        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries) ?? []
-        self.results = try container.decodeIfPresent([BetaFileSearchToolCall.ResultValue].self, forKey: .results)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_search_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.queries, forKey: .queries)
-        try container.encodeIfPresent(self.results, forKey: .results)
-    }
-
-    /// The status of the file search tool call. One of `in_progress`,
-    /// `searching`, `incomplete` or `failed`,
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `searching`
-        public static var searching: Self { Self(rawValue: "searching") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-    }
-
-    /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall/properties/results/anyOf/0/items`.
-    public struct ResultValue: Codable, Hashable, Sendable {
-        /// The unique ID of the file.
-        public var fileID: Swift.String?
-        /// The text that was retrieved from the file.
-        public var text: Swift.String?
-        /// The name of the file.
-        public var filename: Swift.String?
-        public var attributes: BetaVectorStoreFileAttributes?
-        /// The relevance score of the file - a value between 0 and 1.
-        public var score: Swift.Double?
-
-        /// Creates a `ResultValue`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The unique ID of the file.
-        ///   - text: The text that was retrieved from the file.
-        ///   - filename: The name of the file.
-        ///   - attributes: The `attributes` member.
-        ///   - score: The relevance score of the file - a value between 0 and 1.
-        public init(
-            fileID: Swift.String? = nil,
-            text: Swift.String? = nil,
-            filename: Swift.String? = nil,
-            attributes: BetaVectorStoreFileAttributes? = nil,
-            score: Swift.Double? = nil
-        ) {
-            self.fileID = fileID
-            self.text = text
-            self.filename = filename
-            self.attributes = attributes
-            self.score = score
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case fileID = "file_id"
-            case text
-            case filename
-            case attributes
-            case score
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-            self.attributes = try container.decodeIfPresent(BetaVectorStoreFileAttributes.self, forKey: .attributes)
-            self.score = try container.decodeIfPresent(Swift.Double.self, forKey: .score)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.fileID, forKey: .fileID)
-            try container.encodeIfPresent(self.text, forKey: .text)
-            try container.encodeIfPresent(self.filename, forKey: .filename)
-            try container.encodeIfPresent(self.attributes, forKey: .attributes)
-            try container.encodeIfPresent(self.score, forKey: .score)
-        }
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes`.
-public typealias BetaVectorStoreFileAttributes = [Swift.String: BetaVectorStoreFileAttributesValue]
-
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes/anyOf/0/additionalProperties`.
-public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-    case string(Swift.String)
-    case number(Swift.Double)
-    case boolean(Swift.Bool)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Creates the ``string(_:)`` case from a string literal.
-    public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-    public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
-            self = .string(value)
-            return
-        }
-        if let value = try? Swift.Double(from: decoder) {
-            self = .number(value)
-            return
-        }
-        if let value = try? Swift.Bool(from: decoder) {
-            self = .boolean(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .number(let value): try value.encode(to: encoder)
-            case .boolean(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// An output message from the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaOutputMessage`.
-public struct BetaOutputMessage: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the output message.
-    public var id: Swift.String
-    /// The content of the output message.
-    public var content: [BetaOutputMessageContent]
-    public var phase: BetaMessagePhase?
-    /// The status of the message input. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when input items are returned via API.
-    public var status: BetaOutputMessage.Status
-
-    /// Creates a `BetaOutputMessage`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the output message.
-    ///   - content: The content of the output message.
-    ///   - phase: The `phase` member.
-    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        content: [BetaOutputMessageContent],
-        phase: BetaMessagePhase? = nil,
-        status: BetaOutputMessage.Status
-    ) {
-        self.agent = agent
-        self.id = id
-        self.content = content
-        self.phase = phase
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case content
-        case phase
-        case status
-        case type
-        case role
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("message", forKey: .type)
-        try container.decodeConstant("assistant", forKey: .role)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.content = try container.decodeIfPresent([BetaOutputMessageContent].self, forKey: .content) ?? []
-        self.phase = try container.decodeIfPresent(BetaMessagePhase.self, forKey: .phase)
-        self.status = try container.decode(BetaOutputMessage.Status.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("message", forKey: .type)
-        try container.encode("assistant", forKey: .role)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.content, forKey: .content)
-        try container.encodeIfPresent(self.phase, forKey: .phase)
-        try container.encode(self.status, forKey: .status)
-    }
-
-    /// The status of the message input. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when input items are returned via API.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaOutputMessage/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-}
-
-/// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
-/// For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend
-/// phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMessagePhase`.
-public struct BetaMessagePhase: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `commentary`
-    public static var commentary: Self { Self(rawValue: "commentary") }
-
-    /// `final_answer`
-    public static var finalAnswer: Self { Self(rawValue: "final_answer") }
-}
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaOutputMessageContent`.
-public enum BetaOutputMessageContent: Codable, Hashable, Sendable {
-    /// A text output from the model. (type: `output_text`)
-    case outputText(BetaOutputTextContent)
-    /// A refusal from the model. (type: `refusal`)
-    case refusal(BetaRefusalContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "output_text":
-                self = .outputText(try BetaOutputTextContent(from: decoder))
-            case "refusal":
-                self = .refusal(try BetaRefusalContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .outputText(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A refusal from the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaRefusalContent`.
-public struct BetaRefusalContent: Codable, Hashable, Sendable {
-    /// The refusal explanation from the model.
-    public var refusal: Swift.String
-
-    /// Creates a `BetaRefusalContent`.
-    ///
-    /// - Parameters:
-    ///   - refusal: The refusal explanation from the model.
-    public init(
-        refusal: Swift.String
-    ) {
-        self.refusal = refusal
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case refusal
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("refusal", forKey: .type)
-        self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("refusal", forKey: .type)
-        try container.encode(self.refusal, forKey: .refusal)
-    }
-}
-
-/// A text output from the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaOutputTextContent`.
-public struct BetaOutputTextContent: Codable, Hashable, Sendable {
-    /// The text output from the model.
-    public var text: Swift.String
-    /// The annotations of the text output.
-    public var annotations: [BetaAnnotation]
-    public var logprobs: [BetaLogProb]
-
-    /// Creates a `BetaOutputTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: The text output from the model.
-    ///   - annotations: The annotations of the text output.
-    ///   - logprobs: The `logprobs` member.
-    public init(
-        text: Swift.String,
-        annotations: [BetaAnnotation],
-        logprobs: [BetaLogProb]
-    ) {
-        self.text = text
-        self.annotations = annotations
-        self.logprobs = logprobs
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case annotations
-        case logprobs
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decodeIfPresent([BetaAnnotation].self, forKey: .annotations) ?? []
-        self.logprobs = try container.decodeIfPresent([BetaLogProb].self, forKey: .logprobs) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("output_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.annotations, forKey: .annotations)
-        try container.encode(self.logprobs, forKey: .logprobs)
-    }
-}
-
-/// The log probability of a token.
-///
-/// - Remark: Generated from `#/components/schemas/BetaLogProb`.
-public struct BetaLogProb: Codable, Hashable, Sendable {
-    public var token: Swift.String
-    public var logprob: Swift.Double
-    public var bytes: [Swift.Int]
-    public var topLogprobs: [BetaTopLogProb]
-
-    /// Creates a `BetaLogProb`.
-    ///
-    /// - Parameters:
-    ///   - token: The `token` member.
-    ///   - logprob: The `logprob` member.
-    ///   - bytes: The `bytes` member.
-    ///   - topLogprobs: The `top_logprobs` member.
-    public init(
-        token: Swift.String,
-        logprob: Swift.Double,
-        bytes: [Swift.Int],
-        topLogprobs: [BetaTopLogProb]
-    ) {
-        self.token = token
-        self.logprob = logprob
-        self.bytes = bytes
-        self.topLogprobs = topLogprobs
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case token
-        case logprob
-        case bytes
-        case topLogprobs = "top_logprobs"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
-        self.topLogprobs = try container.decodeIfPresent([BetaTopLogProb].self, forKey: .topLogprobs) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.token, forKey: .token)
-        try container.encode(self.logprob, forKey: .logprob)
-        try container.encode(self.bytes, forKey: .bytes)
-        try container.encode(self.topLogprobs, forKey: .topLogprobs)
-    }
-}
-
-/// The top log probability of a token.
-///
-/// - Remark: Generated from `#/components/schemas/BetaTopLogProb`.
-public struct BetaTopLogProb: Codable, Hashable, Sendable {
-    public var token: Swift.String
-    public var logprob: Swift.Double
-    public var bytes: [Swift.Int]
-
-    /// Creates a `BetaTopLogProb`.
-    ///
-    /// - Parameters:
-    ///   - token: The `token` member.
-    ///   - logprob: The `logprob` member.
-    ///   - bytes: The `bytes` member.
-    public init(
-        token: Swift.String,
-        logprob: Swift.Double,
-        bytes: [Swift.Int]
-    ) {
-        self.token = token
-        self.logprob = logprob
-        self.bytes = bytes
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case token
-        case logprob
-        case bytes
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.token, forKey: .token)
-        try container.encode(self.logprob, forKey: .logprob)
-        try container.encode(self.bytes, forKey: .bytes)
-    }
-}
-
-/// An annotation that applies to a span of output text.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaAnnotation`.
-public enum BetaAnnotation: Codable, Hashable, Sendable {
-    /// A citation to a file. (type: `file_citation`)
-    case fileCitation(BetaFileCitationBody)
-    /// A citation for a web resource used to generate a model response. (type: `url_citation`)
-    case urlCitation(BetaURLCitationBody)
-    /// A citation for a container file used to generate a model response. (type: `container_file_citation`)
-    case containerFileCitation(BetaContainerFileCitationBody)
-    /// A path to a file. (type: `file_path`)
-    case filePath(BetaFilePath)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "file_citation":
-                self = .fileCitation(try BetaFileCitationBody(from: decoder))
-            case "url_citation":
-                self = .urlCitation(try BetaURLCitationBody(from: decoder))
-            case "container_file_citation":
-                self = .containerFileCitation(try BetaContainerFileCitationBody(from: decoder))
-            case "file_path":
-                self = .filePath(try BetaFilePath(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .fileCitation(let value): try value.encode(to: encoder)
-            case .urlCitation(let value): try value.encode(to: encoder)
-            case .containerFileCitation(let value): try value.encode(to: encoder)
-            case .filePath(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A path to a file.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFilePath`.
-public struct BetaFilePath: Codable, Hashable, Sendable {
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The index of the file in the list of files.
-    public var index: Swift.Int
-
-    /// Creates a `BetaFilePath`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The ID of the file.
-    ///   - index: The index of the file in the list of files.
-    public init(
-        fileID: Swift.String,
-        index: Swift.Int
-    ) {
-        self.fileID = fileID
-        self.index = index
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case index
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_path", forKey: .type)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_path", forKey: .type)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.index, forKey: .index)
-    }
-}
-
-/// A citation for a container file used to generate a model response.
-///
-/// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationBody`.
-public struct BetaContainerFileCitationBody: Codable, Hashable, Sendable {
-    /// The ID of the container file.
-    public var containerID: Swift.String
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The index of the first character of the container file citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the container file citation in the message.
-    public var endIndex: Swift.Int
-    /// The filename of the container file cited.
-    public var filename: Swift.String
-
-    /// Creates a `BetaContainerFileCitationBody`.
-    ///
-    /// - Parameters:
-    ///   - containerID: The ID of the container file.
-    ///   - fileID: The ID of the file.
-    ///   - startIndex: The index of the first character of the container file citation in the message.
-    ///   - endIndex: The index of the last character of the container file citation in the message.
-    ///   - filename: The filename of the container file cited.
-    public init(
-        containerID: Swift.String,
-        fileID: Swift.String,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        filename: Swift.String
-    ) {
-        self.containerID = containerID
-        self.fileID = fileID
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.filename = filename
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case containerID = "container_id"
-        case fileID = "file_id"
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case filename
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_file_citation", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_file_citation", forKey: .type)
-        try container.encode(self.containerID, forKey: .containerID)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-        try container.encode(self.filename, forKey: .filename)
-    }
-}
-
-/// A citation for a web resource used to generate a model response.
-///
-/// - Remark: Generated from `#/components/schemas/BetaUrlCitationBody`.
-public struct BetaURLCitationBody: Codable, Hashable, Sendable {
-    /// The URL of the web resource.
-    public var url: Swift.String
-    /// The index of the first character of the URL citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the URL citation in the message.
-    public var endIndex: Swift.Int
-    /// The title of the web resource.
-    public var title: Swift.String
-
-    /// Creates a `BetaURLCitationBody`.
-    ///
-    /// - Parameters:
-    ///   - url: The URL of the web resource.
-    ///   - startIndex: The index of the first character of the URL citation in the message.
-    ///   - endIndex: The index of the last character of the URL citation in the message.
-    ///   - title: The title of the web resource.
-    public init(
-        url: Swift.String,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        title: Swift.String
-    ) {
-        self.url = url
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.title = title
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case url
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case title
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url_citation", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.title = try container.decode(Swift.String.self, forKey: .title)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("url_citation", forKey: .type)
-        try container.encode(self.url, forKey: .url)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-        try container.encode(self.title, forKey: .title)
-    }
-}
-
-/// A citation to a file.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFileCitationBody`.
-public struct BetaFileCitationBody: Codable, Hashable, Sendable {
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The index of the file in the list of files.
-    public var index: Swift.Int
-    /// The filename of the file cited.
-    public var filename: Swift.String
-
-    /// Creates a `BetaFileCitationBody`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The ID of the file.
-    ///   - index: The index of the file in the list of files.
-    ///   - filename: The filename of the file cited.
-    public init(
-        fileID: Swift.String,
-        index: Swift.Int,
-        filename: Swift.String
-    ) {
-        self.fileID = fileID
-        self.index = index
-        self.filename = filename
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case index
-        case filename
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_citation", forKey: .type)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.index, forKey: .index)
-        try container.encode(self.filename, forKey: .filename)
-    }
-}
-
-/// A message input to the model with a role indicating instruction following
-/// hierarchy. Instructions given with the `developer` or `system` role take
-/// precedence over instructions given with the `user` role.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputMessage`.
-public struct BetaInputMessage: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The role of the message input. One of `user`, `system`, or `developer`.
-    public var role: BetaInputMessage.RoleValue
-    /// The status of item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: BetaInputMessage.Status?
-    /// A list of one or many input items to the model, containing different content
-    /// types.
-    public var content: BetaInputMessageContentList
-
-    /// Creates a `BetaInputMessage`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - role: The role of the message input. One of `user`, `system`, or `developer`.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or
-    ///   - content: A list of one or many input items to the model, containing different content
-    public init(
-        agent: BetaAgentTag? = nil,
-        role: BetaInputMessage.RoleValue,
-        status: BetaInputMessage.Status? = nil,
-        content: BetaInputMessageContentList
-    ) {
-        self.agent = agent
-        self.role = role
-        self.status = status
-        self.content = content
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case role
-        case status
-        case content
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("message", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.role = try container.decode(BetaInputMessage.RoleValue.self, forKey: .role)
-        self.status = try container.decodeIfPresent(BetaInputMessage.Status.self, forKey: .status)
-        self.content = try container.decodeIfPresent(BetaInputMessageContentList.self, forKey: .content) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("message", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.role, forKey: .role)
-        try container.encodeIfPresent(self.status, forKey: .status)
-        try container.encode(self.content, forKey: .content)
-    }
-
-    /// The role of the message input. One of `user`, `system`, or `developer`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaInputMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `user`
-        public static var user: Self { Self(rawValue: "user") }
-
-        /// `system`
-        public static var system: Self { Self(rawValue: "system") }
-
-        /// `developer`
-        public static var developer: Self { Self(rawValue: "developer") }
-    }
-
-    /// The status of item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaInputMessage/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-}
-
-/// A list of one or many input items to the model, containing different content
-/// types.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputMessageContentList`.
-public typealias BetaInputMessageContentList = [BetaInputContent]
-
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputContent`.
-public enum BetaInputContent: Codable, Hashable, Sendable {
-    /// A text input to the model. (type: `input_text`)
-    case inputText(BetaInputTextContent)
-    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
-    case inputImage(BetaInputImageContent)
-    /// A file input to the model. (type: `input_file`)
-    case inputFile(BetaInputFileContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try BetaInputTextContent(from: decoder))
-            case "input_image":
-                self = .inputImage(try BetaInputImageContent(from: decoder))
-            case "input_file":
-                self = .inputFile(try BetaInputFileContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .inputFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A message input to the model with a role indicating instruction following
-/// hierarchy. Instructions given with the `developer` or `system` role take
-/// precedence over instructions given with the `user` role. Messages with the
-/// `assistant` role are presumed to have been generated by the model in previous
-/// interactions.
-///
-/// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage`.
-public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
-    /// The role of the message input. One of `user`, `assistant`, `system`, or
-    /// `developer`.
-    public var role: BetaEasyInputMessage.RoleValue
-    /// Text, image, or audio input to the model, used to generate a response.
-    /// Can also contain previous assistant responses.
-    public var content: BetaEasyInputMessage.ContentValue
-    public var phase: BetaMessagePhase?
-
-    /// Creates a `BetaEasyInputMessage`.
-    ///
-    /// - Parameters:
-    ///   - role: The role of the message input. One of `user`, `assistant`, `system`, or
-    ///   - content: Text, image, or audio input to the model, used to generate a response.
-    ///   - phase: The `phase` member.
-    public init(
-        role: BetaEasyInputMessage.RoleValue,
-        content: BetaEasyInputMessage.ContentValue,
-        phase: BetaMessagePhase? = nil
-    ) {
-        self.role = role
-        self.content = content
-        self.phase = phase
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case role
-        case content
-        case phase
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("message", forKey: .type)
-        self.role = try container.decode(BetaEasyInputMessage.RoleValue.self, forKey: .role)
-        self.content = try container.decode(BetaEasyInputMessage.ContentValue.self, forKey: .content)
-        self.phase = try container.decodeIfPresent(BetaMessagePhase.self, forKey: .phase)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("message", forKey: .type)
-        try container.encode(self.role, forKey: .role)
-        try container.encode(self.content, forKey: .content)
-        try container.encodeIfPresent(self.phase, forKey: .phase)
-    }
-
-    /// The role of the message input. One of `user`, `assistant`, `system`, or
-    /// `developer`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/role`.
-    public struct RoleValue: OpenEnum {
-        public var rawValue: Swift.String
-
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `user`
-        public static var user: Self { Self(rawValue: "user") }
-
-        /// `assistant`
-        public static var assistant: Self { Self(rawValue: "assistant") }
-
-        /// `system`
-        public static var system: Self { Self(rawValue: "system") }
-
-        /// `developer`
-        public static var developer: Self { Self(rawValue: "developer") }
-    }
-
-    /// Text, image, or audio input to the model, used to generate a response.
-    /// Can also contain previous assistant responses.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// A text input to the model.
-        case string(Swift.String)
-        /// A list of one or many input items to the model, containing different content
-        case betaInputMessageContentList(BetaInputMessageContentList)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? BetaInputMessageContentList(from: decoder) {
-                self = .betaInputMessageContentList(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .betaInputMessageContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
-///
-/// - Remark: Generated from `#/components/schemas/BetaPromptCacheOptionsParam`.
-public struct BetaPromptCacheOptionsParam: Codable, Hashable, Sendable {
-    /// Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
-    public var mode: BetaPromptCacheModeEnum?
-
-    /// Creates a `BetaPromptCacheOptionsParam`.
-    ///
-    /// - Parameters:
-    ///   - mode: Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
-    public init(
-        mode: BetaPromptCacheModeEnum? = nil
-    ) {
-        self.mode = mode
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case mode
-        case ttl
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("30m", forKey: .ttl)
-        self.mode = try container.decodeIfPresent(BetaPromptCacheModeEnum.self, forKey: .mode)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("30m", forKey: .ttl)
-        try container.encodeIfPresent(self.mode, forKey: .mode)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaPromptCacheModeEnum`.
-public struct BetaPromptCacheModeEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `implicit`
-    public static var implicit: Self { Self(rawValue: "implicit") }
-
-    /// `explicit`
-    public static var explicit: Self { Self(rawValue: "explicit") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaPromptCacheTTLEnum`.
-public struct BetaPromptCacheTtlEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `30m`
-    public static var _30m: Self { Self(rawValue: "30m") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModelIdsResponses`.
-public struct BetaModelIDsResponses: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `gpt-5.6-sol`
-    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
-
-    /// `gpt-5.6-terra`
-    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
-
-    /// `gpt-5.6-luna`
-    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
-
-    /// `gpt-5.5`
-    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
-
-    /// `gpt-5.5-2026-04-23`
-    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
-
-    /// `gpt-5.4`
-    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
-
-    /// `gpt-5.4-mini`
-    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
-
-    /// `gpt-5.4-nano`
-    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
-
-    /// `gpt-5.4-mini-2026-03-17`
-    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
-
-    /// `gpt-5.4-nano-2026-03-17`
-    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
-
-    /// `gpt-5.3-chat-latest`
-    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
-
-    /// `gpt-5.2`
-    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
-
-    /// `gpt-5.2-2025-12-11`
-    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
-
-    /// `gpt-5.2-chat-latest`
-    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
-
-    /// `gpt-5.2-pro`
-    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
-
-    /// `gpt-5.2-pro-2025-12-11`
-    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
-
-    /// `gpt-5.1`
-    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
-
-    /// `gpt-5.1-2025-11-13`
-    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
-
-    /// `gpt-5.1-codex`
-    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
-
-    /// `gpt-5.1-mini`
-    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
-
-    /// `gpt-5.1-chat-latest`
-    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
-
-    /// `gpt-5`
-    public static var gpt5: Self { Self(rawValue: "gpt-5") }
-
-    /// `gpt-5-mini`
-    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
-
-    /// `gpt-5-nano`
-    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
-
-    /// `gpt-5-2025-08-07`
-    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
-
-    /// `gpt-5-mini-2025-08-07`
-    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
-
-    /// `gpt-5-nano-2025-08-07`
-    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
-
-    /// `gpt-5-chat-latest`
-    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
-
-    /// `gpt-4.1`
-    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
-
-    /// `gpt-4.1-mini`
-    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
-
-    /// `gpt-4.1-nano`
-    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
-
-    /// `gpt-4.1-2025-04-14`
-    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
-
-    /// `gpt-4.1-mini-2025-04-14`
-    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
-
-    /// `gpt-4.1-nano-2025-04-14`
-    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
-
-    /// `o4-mini`
-    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
-
-    /// `o4-mini-2025-04-16`
-    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
-
-    /// `o3`
-    public static var o3: Self { Self(rawValue: "o3") }
-
-    /// `o3-2025-04-16`
-    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
-
-    /// `o3-mini`
-    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
-
-    /// `o3-mini-2025-01-31`
-    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
-
-    /// `o1`
-    public static var o1: Self { Self(rawValue: "o1") }
-
-    /// `o1-2024-12-17`
-    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
-
-    /// `o1-preview`
-    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
-
-    /// `o1-preview-2024-09-12`
-    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
-
-    /// `o1-mini`
-    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
-
-    /// `o1-mini-2024-09-12`
-    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
-
-    /// `gpt-4o`
-    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
-
-    /// `gpt-4o-2024-11-20`
-    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
-
-    /// `gpt-4o-2024-08-06`
-    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
-
-    /// `gpt-4o-2024-05-13`
-    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
-
-    /// `gpt-4o-audio-preview`
-    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
-
-    /// `gpt-4o-audio-preview-2024-10-01`
-    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
-
-    /// `gpt-4o-audio-preview-2024-12-17`
-    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-audio-preview-2025-06-03`
-    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
-
-    /// `gpt-4o-mini-audio-preview`
-    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
-
-    /// `gpt-4o-mini-audio-preview-2024-12-17`
-    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-search-preview`
-    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
-
-    /// `gpt-4o-mini-search-preview`
-    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
-
-    /// `gpt-4o-search-preview-2025-03-11`
-    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
-
-    /// `gpt-4o-mini-search-preview-2025-03-11`
-    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
-
-    /// `chatgpt-4o-latest`
-    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
-
-    /// `codex-mini-latest`
-    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
-
-    /// `gpt-4o-mini`
-    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
-
-    /// `gpt-4o-mini-2024-07-18`
-    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
-
-    /// `gpt-4-turbo`
-    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
-
-    /// `gpt-4-turbo-2024-04-09`
-    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
-
-    /// `gpt-4-0125-preview`
-    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
-
-    /// `gpt-4-turbo-preview`
-    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
-
-    /// `gpt-4-1106-preview`
-    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
-
-    /// `gpt-4-vision-preview`
-    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
-
-    /// `gpt-4`
-    public static var gpt4: Self { Self(rawValue: "gpt-4") }
-
-    /// `gpt-4-0314`
-    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
-
-    /// `gpt-4-0613`
-    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
-
-    /// `gpt-4-32k`
-    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
-
-    /// `gpt-4-32k-0314`
-    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
-
-    /// `gpt-4-32k-0613`
-    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
-
-    /// `gpt-3.5-turbo`
-    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
-
-    /// `gpt-3.5-turbo-16k`
-    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
-
-    /// `gpt-3.5-turbo-0301`
-    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
-
-    /// `gpt-3.5-turbo-0613`
-    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
-
-    /// `gpt-3.5-turbo-1106`
-    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
-
-    /// `gpt-3.5-turbo-0125`
-    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
-
-    /// `gpt-3.5-turbo-16k-0613`
-    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
-
-    /// `o1-pro`
-    public static var o1Pro: Self { Self(rawValue: "o1-pro") }
-
-    /// `o1-pro-2025-03-19`
-    public static var o1Pro2025_03_19: Self { Self(rawValue: "o1-pro-2025-03-19") }
-
-    /// `o3-pro`
-    public static var o3Pro: Self { Self(rawValue: "o3-pro") }
-
-    /// `o3-pro-2025-06-10`
-    public static var o3Pro2025_06_10: Self { Self(rawValue: "o3-pro-2025-06-10") }
-
-    /// `o3-deep-research`
-    public static var o3DeepResearch: Self { Self(rawValue: "o3-deep-research") }
-
-    /// `o3-deep-research-2025-06-26`
-    public static var o3DeepResearch2025_06_26: Self { Self(rawValue: "o3-deep-research-2025-06-26") }
-
-    /// `o4-mini-deep-research`
-    public static var o4MiniDeepResearch: Self { Self(rawValue: "o4-mini-deep-research") }
-
-    /// `o4-mini-deep-research-2025-06-26`
-    public static var o4MiniDeepResearch2025_06_26: Self { Self(rawValue: "o4-mini-deep-research-2025-06-26") }
-
-    /// `computer-use-preview`
-    public static var computerUsePreview: Self { Self(rawValue: "computer-use-preview") }
-
-    /// `computer-use-preview-2025-03-11`
-    public static var computerUsePreview2025_03_11: Self { Self(rawValue: "computer-use-preview-2025-03-11") }
-
-    /// `gpt-5.5-pro`
-    public static var gpt5_5Pro: Self { Self(rawValue: "gpt-5.5-pro") }
-
-    /// `gpt-5.5-pro-2026-04-23`
-    public static var gpt5_5Pro2026_04_23: Self { Self(rawValue: "gpt-5.5-pro-2026-04-23") }
-
-    /// `gpt-5-codex`
-    public static var gpt5Codex: Self { Self(rawValue: "gpt-5-codex") }
-
-    /// `gpt-5-pro`
-    public static var gpt5Pro: Self { Self(rawValue: "gpt-5-pro") }
-
-    /// `gpt-5-pro-2025-10-06`
-    public static var gpt5Pro2025_10_06: Self { Self(rawValue: "gpt-5-pro-2025-10-06") }
-
-    /// `gpt-5.1-codex-max`
-    public static var gpt5_1CodexMax: Self { Self(rawValue: "gpt-5.1-codex-max") }
-
-    /// `gpt-daybreak-blue-latest`
-    public static var gptDaybreakBlueLatest: Self { Self(rawValue: "gpt-daybreak-blue-latest") }
-
-    /// `gpt-daybreak-red-latest`
-    public static var gptDaybreakRedLatest: Self { Self(rawValue: "gpt-daybreak-red-latest") }
-
-    /// `gpt-5.6-cyber`
-    public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModelIdsShared`.
-public struct BetaModelIDsShared: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `gpt-5.6-sol`
-    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
-
-    /// `gpt-5.6-terra`
-    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
-
-    /// `gpt-5.6-luna`
-    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
-
-    /// `gpt-5.5`
-    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
-
-    /// `gpt-5.5-2026-04-23`
-    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
-
-    /// `gpt-5.4`
-    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
-
-    /// `gpt-5.4-mini`
-    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
-
-    /// `gpt-5.4-nano`
-    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
-
-    /// `gpt-5.4-mini-2026-03-17`
-    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
-
-    /// `gpt-5.4-nano-2026-03-17`
-    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
-
-    /// `gpt-5.3-chat-latest`
-    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
-
-    /// `gpt-5.2`
-    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
-
-    /// `gpt-5.2-2025-12-11`
-    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
-
-    /// `gpt-5.2-chat-latest`
-    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
-
-    /// `gpt-5.2-pro`
-    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
-
-    /// `gpt-5.2-pro-2025-12-11`
-    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
-
-    /// `gpt-5.1`
-    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
-
-    /// `gpt-5.1-2025-11-13`
-    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
-
-    /// `gpt-5.1-codex`
-    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
-
-    /// `gpt-5.1-mini`
-    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
-
-    /// `gpt-5.1-chat-latest`
-    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
-
-    /// `gpt-5`
-    public static var gpt5: Self { Self(rawValue: "gpt-5") }
-
-    /// `gpt-5-mini`
-    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
-
-    /// `gpt-5-nano`
-    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
-
-    /// `gpt-5-2025-08-07`
-    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
-
-    /// `gpt-5-mini-2025-08-07`
-    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
-
-    /// `gpt-5-nano-2025-08-07`
-    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
-
-    /// `gpt-5-chat-latest`
-    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
-
-    /// `gpt-4.1`
-    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
-
-    /// `gpt-4.1-mini`
-    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
-
-    /// `gpt-4.1-nano`
-    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
-
-    /// `gpt-4.1-2025-04-14`
-    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
-
-    /// `gpt-4.1-mini-2025-04-14`
-    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
-
-    /// `gpt-4.1-nano-2025-04-14`
-    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
-
-    /// `o4-mini`
-    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
-
-    /// `o4-mini-2025-04-16`
-    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
-
-    /// `o3`
-    public static var o3: Self { Self(rawValue: "o3") }
-
-    /// `o3-2025-04-16`
-    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
-
-    /// `o3-mini`
-    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
-
-    /// `o3-mini-2025-01-31`
-    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
-
-    /// `o1`
-    public static var o1: Self { Self(rawValue: "o1") }
-
-    /// `o1-2024-12-17`
-    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
-
-    /// `o1-preview`
-    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
-
-    /// `o1-preview-2024-09-12`
-    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
-
-    /// `o1-mini`
-    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
-
-    /// `o1-mini-2024-09-12`
-    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
-
-    /// `gpt-4o`
-    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
-
-    /// `gpt-4o-2024-11-20`
-    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
-
-    /// `gpt-4o-2024-08-06`
-    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
-
-    /// `gpt-4o-2024-05-13`
-    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
-
-    /// `gpt-4o-audio-preview`
-    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
-
-    /// `gpt-4o-audio-preview-2024-10-01`
-    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
-
-    /// `gpt-4o-audio-preview-2024-12-17`
-    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-audio-preview-2025-06-03`
-    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
-
-    /// `gpt-4o-mini-audio-preview`
-    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
-
-    /// `gpt-4o-mini-audio-preview-2024-12-17`
-    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-search-preview`
-    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
-
-    /// `gpt-4o-mini-search-preview`
-    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
-
-    /// `gpt-4o-search-preview-2025-03-11`
-    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
-
-    /// `gpt-4o-mini-search-preview-2025-03-11`
-    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
-
-    /// `chatgpt-4o-latest`
-    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
-
-    /// `codex-mini-latest`
-    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
-
-    /// `gpt-4o-mini`
-    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
-
-    /// `gpt-4o-mini-2024-07-18`
-    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
-
-    /// `gpt-4-turbo`
-    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
-
-    /// `gpt-4-turbo-2024-04-09`
-    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
-
-    /// `gpt-4-0125-preview`
-    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
-
-    /// `gpt-4-turbo-preview`
-    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
-
-    /// `gpt-4-1106-preview`
-    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
-
-    /// `gpt-4-vision-preview`
-    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
-
-    /// `gpt-4`
-    public static var gpt4: Self { Self(rawValue: "gpt-4") }
-
-    /// `gpt-4-0314`
-    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
-
-    /// `gpt-4-0613`
-    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
-
-    /// `gpt-4-32k`
-    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
-
-    /// `gpt-4-32k-0314`
-    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
-
-    /// `gpt-4-32k-0613`
-    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
-
-    /// `gpt-3.5-turbo`
-    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
-
-    /// `gpt-3.5-turbo-16k`
-    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
-
-    /// `gpt-3.5-turbo-0301`
-    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
-
-    /// `gpt-3.5-turbo-0613`
-    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
-
-    /// `gpt-3.5-turbo-1106`
-    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
-
-    /// `gpt-3.5-turbo-0125`
-    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
-
-    /// `gpt-3.5-turbo-16k-0613`
-    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputStatusEnum`.
-public struct BetaFunctionCallOutputStatusEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionCallStatus`.
-public struct BetaFunctionCallStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// A response to an MCP approval request.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalResponseResource`.
-public struct BetaMCPApprovalResponseResource: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the approval response
-    public var id: Swift.String
-    /// The ID of the approval request being answered.
-    public var approvalRequestID: Swift.String
-    /// Whether the request was approved.
-    public var approve: Swift.Bool
-    public var reason: Swift.String?
-
-    /// Creates a `BetaMCPApprovalResponseResource`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the approval response
-    ///   - approvalRequestID: The ID of the approval request being answered.
-    ///   - approve: Whether the request was approved.
-    ///   - reason: The `reason` member.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        approvalRequestID: Swift.String,
-        approve: Swift.Bool,
-        reason: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.approvalRequestID = approvalRequestID
-        self.approve = approve
-        self.reason = reason
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case approvalRequestID = "approval_request_id"
-        case approve
-        case reason
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_response", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.approvalRequestID = try container.decode(Swift.String.self, forKey: .approvalRequestID)
-        self.approve = try container.decode(Swift.Bool.self, forKey: .approve)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_approval_response", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
-        try container.encode(self.approve, forKey: .approve)
-        try container.encodeIfPresent(self.reason, forKey: .reason)
-    }
-}
-
-/// The output emitted by an apply patch tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutput`.
-public struct BetaApplyPatchToolCallOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCaller?
-    /// The status of the apply patch tool call output. One of `completed` or `failed`.
-    public var status: BetaApplyPatchCallOutputStatus
-    public var output: Swift.String?
-    /// The ID of the entity that created this tool call output.
-    public var createdBy: Swift.String?
-
-    /// Creates a `BetaApplyPatchToolCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the apply patch tool call output. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
-    ///   - output: The `output` member.
-    ///   - createdBy: The ID of the entity that created this tool call output.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        caller: BetaToolCallCaller? = nil,
-        status: BetaApplyPatchCallOutputStatus,
-        output: Swift.String? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case createdBy = "created_by"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.status = try container.decode(BetaApplyPatchCallOutputStatus.self, forKey: .status)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.output, forKey: .output)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatus`.
-public struct BetaApplyPatchCallOutputStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// A tool call that applies file diffs by creating, deleting, or updating files.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall`.
-public struct BetaApplyPatchToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCaller?
-    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
-    public var status: BetaApplyPatchCallStatus
-    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    public var operation: BetaApplyPatchToolCall.Operation
-    /// The ID of the entity that created this tool call.
-    public var createdBy: Swift.String?
-
-    /// Creates a `BetaApplyPatchToolCall`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the apply patch tool call. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
-    ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    ///   - createdBy: The ID of the entity that created this tool call.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        caller: BetaToolCallCaller? = nil,
-        status: BetaApplyPatchCallStatus,
-        operation: BetaApplyPatchToolCall.Operation,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.operation = operation
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case operation
-        case createdBy = "created_by"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.status = try container.decode(BetaApplyPatchCallStatus.self, forKey: .status)
-        self.operation = try container.decode(BetaApplyPatchToolCall.Operation.self, forKey: .operation)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.operation, forKey: .operation)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall/properties/operation`.
-    public enum Operation: Codable, Hashable, Sendable {
-        /// Instruction describing how to create a file via the apply_patch tool. (type: `create_file`)
-        case createFile(BetaApplyPatchCreateFileOperation)
-        /// Instruction describing how to delete a file via the apply_patch tool. (type: `delete_file`)
-        case deleteFile(BetaApplyPatchDeleteFileOperation)
-        /// Instruction describing how to update a file via the apply_patch tool. (type: `update_file`)
-        case updateFile(BetaApplyPatchUpdateFileOperation)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "create_file":
-                    self = .createFile(try BetaApplyPatchCreateFileOperation(from: decoder))
-                case "delete_file":
-                    self = .deleteFile(try BetaApplyPatchDeleteFileOperation(from: decoder))
-                case "update_file":
-                    self = .updateFile(try BetaApplyPatchUpdateFileOperation(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .createFile(let value): try value.encode(to: encoder)
-                case .deleteFile(let value): try value.encode(to: encoder)
-                case .updateFile(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Instruction describing how to update a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperation`.
-public struct BetaApplyPatchUpdateFileOperation: Codable, Hashable, Sendable {
-    /// Path of the file to update.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-
-    /// Creates a `BetaApplyPatchUpdateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to update.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("update_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("update_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// Instruction describing how to delete a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperation`.
-public struct BetaApplyPatchDeleteFileOperation: Codable, Hashable, Sendable {
-    /// Path of the file to delete.
-    public var path: Swift.String
-
-    /// Creates a `BetaApplyPatchDeleteFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to delete.
-    public init(
-        path: Swift.String
-    ) {
-        self.path = path
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("delete_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("delete_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-    }
-}
-
-/// Instruction describing how to create a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperation`.
-public struct BetaApplyPatchCreateFileOperation: Codable, Hashable, Sendable {
-    /// Path of the file to create.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-
-    /// Creates a `BetaApplyPatchCreateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to create.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("create_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("create_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallStatus`.
-public struct BetaApplyPatchCallStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
-
-/// The output of a shell tool call that was emitted.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutput`.
-public struct BetaFunctionShellCallOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the shell call output. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCaller?
-    /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
-    public var status: BetaFunctionShellCallOutputStatusEnum
-    /// An array of shell call output contents
-    public var output: [BetaFunctionShellCallOutputContent]
-    public var maxOutputLength: Swift.Int?
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a `BetaFunctionShellCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the shell call output. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - status: The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
-    ///   - output: An array of shell call output contents
-    ///   - maxOutputLength: The `max_output_length` member.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        caller: BetaToolCallCaller? = nil,
-        status: BetaFunctionShellCallOutputStatusEnum,
-        output: [BetaFunctionShellCallOutputContent],
-        maxOutputLength: Swift.Int? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-        self.maxOutputLength = maxOutputLength
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case maxOutputLength = "max_output_length"
-        case createdBy = "created_by"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.status = try container.decode(BetaFunctionShellCallOutputStatusEnum.self, forKey: .status)
-        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContent].self, forKey: .output) ?? []
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.output, forKey: .output)
-        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// The content of a shell tool call output that was emitted.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent`.
-public struct BetaFunctionShellCallOutputContent: Codable, Hashable, Sendable {
-    /// The standard output that was captured.
-    public var stdout: Swift.String
-    /// The standard error output that was captured.
-    public var stderr: Swift.String
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    public var outcome: BetaFunctionShellCallOutputContent.Outcome
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a `BetaFunctionShellCallOutputContent`.
-    ///
-    /// - Parameters:
-    ///   - stdout: The standard output that was captured.
-    ///   - stderr: The standard error output that was captured.
-    ///   - outcome: Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        stdout: Swift.String,
-        stderr: Swift.String,
-        outcome: BetaFunctionShellCallOutputContent.Outcome,
-        createdBy: Swift.String? = nil
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-        self.outcome = outcome
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case stdout
-        case stderr
-        case outcome
-        case createdBy = "created_by"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
-        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
-        self.outcome = try container.decode(BetaFunctionShellCallOutputContent.Outcome.self, forKey: .outcome)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.stdout, forKey: .stdout)
-        try container.encode(self.stderr, forKey: .stderr)
-        try container.encode(self.outcome, forKey: .outcome)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent/properties/outcome`.
-    public enum Outcome: Codable, Hashable, Sendable {
-        /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
-        case timeout(BetaFunctionShellCallOutputTimeoutOutcome)
-        /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
-        case exit(BetaFunctionShellCallOutputExitOutcome)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "timeout":
-                    self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcome(from: decoder))
-                case "exit":
-                    self = .exit(try BetaFunctionShellCallOutputExitOutcome(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .timeout(let value): try value.encode(to: encoder)
-                case .exit(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Indicates that the shell commands finished and returned an exit code.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcome`.
-public struct BetaFunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable {
-    /// Exit code from the shell process.
-    public var exitCode: Swift.Int
-
-    /// Creates a `BetaFunctionShellCallOutputExitOutcome`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: Exit code from the shell process.
-    public init(
-        exitCode: Swift.Int
-    ) {
-        self.exitCode = exitCode
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case exitCode = "exit_code"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exit", forKey: .type)
-        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("exit", forKey: .type)
-        try container.encode(self.exitCode, forKey: .exitCode)
-    }
-}
-
-/// Indicates that the shell call exceeded its configured time limit.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcome`.
-public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable {
-    /// Creates a `BetaFunctionShellCallOutputTimeoutOutcome`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("timeout", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("timeout", forKey: .type)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputStatusEnum`.
-public struct BetaFunctionShellCallOutputStatusEnum: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// A tool call that executes one or more shell commands in a managed environment.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall`.
-public struct BetaFunctionShellCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the shell tool call. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    public var caller: BetaToolCallCaller?
-    /// The shell commands and limits that describe how to run the tool call.
-    public var action: BetaFunctionShellAction
-    /// The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
-    public var status: BetaFunctionShellCallStatus
-    public var environment: BetaFunctionShellCall.Environment?
-    /// The ID of the entity that created this tool call.
-    public var createdBy: Swift.String?
-
-    /// Creates a `BetaFunctionShellCall`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the shell tool call. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - caller: The `caller` member.
-    ///   - action: The shell commands and limits that describe how to run the tool call.
-    ///   - status: The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
-    ///   - environment: The `environment` member.
-    ///   - createdBy: The ID of the entity that created this tool call.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        caller: BetaToolCallCaller? = nil,
-        action: BetaFunctionShellAction,
-        status: BetaFunctionShellCallStatus,
-        environment: BetaFunctionShellCall.Environment? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.action = action
-        self.status = status
-        self.environment = environment
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case action
-        case status
-        case environment
-        case createdBy = "created_by"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.action = try container.decode(BetaFunctionShellAction.self, forKey: .action)
-        self.status = try container.decode(BetaFunctionShellCallStatus.self, forKey: .status)
-        self.environment = try container.decodeIfPresent(BetaFunctionShellCall.Environment.self, forKey: .environment)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.action, forKey: .action)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.environment, forKey: .environment)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
-        /// Represents the use of a local environment to perform shell actions. (type: `local`)
-        case local(BetaLocalEnvironmentResource)
-        /// Represents a container created with /v1/containers. (type: `container_reference`)
-        case containerReference(BetaContainerReferenceResource)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "local":
-                    self = .local(try BetaLocalEnvironmentResource(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try BetaContainerReferenceResource(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Represents a container created with /v1/containers.
-///
-/// - Remark: Generated from `#/components/schemas/BetaContainerReferenceResource`.
-public struct BetaContainerReferenceResource: Codable, Hashable, Sendable {
-    public var containerID: Swift.String
-
-    /// Creates a `BetaContainerReferenceResource`.
-    ///
-    /// - Parameters:
-    ///   - containerID: The `container_id` member.
-    public init(
-        containerID: Swift.String
-    ) {
-        self.containerID = containerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case containerID = "container_id"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_reference", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_reference", forKey: .type)
-        try container.encode(self.containerID, forKey: .containerID)
-    }
-}
-
-/// Represents the use of a local environment to perform shell actions.
-///
-/// - Remark: Generated from `#/components/schemas/BetaLocalEnvironmentResource`.
-public struct BetaLocalEnvironmentResource: Codable, Hashable, Sendable {
-    /// Creates a `BetaLocalEnvironmentResource`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local", forKey: .type)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("local", forKey: .type)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallStatus`.
-public struct BetaFunctionShellCallStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// Execute a shell command.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellAction`.
-public struct BetaFunctionShellAction: Codable, Hashable, Sendable {
-    public var commands: [Swift.String]
-    public var timeoutMs: Swift.Int?
-    public var maxOutputLength: Swift.Int?
-
-    /// Creates a `BetaFunctionShellAction`.
-    ///
-    /// - Parameters:
-    ///   - commands: The `commands` member.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - maxOutputLength: The `max_output_length` member.
-    public init(
-        commands: [Swift.String],
-        timeoutMs: Swift.Int? = nil,
-        maxOutputLength: Swift.Int? = nil
-    ) {
-        self.commands = commands
-        self.timeoutMs = timeoutMs
-        self.maxOutputLength = maxOutputLength
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case commands
-        case timeoutMs = "timeout_ms"
-        case maxOutputLength = "max_output_length"
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.commands, forKey: .commands)
-        try container.encode(self.timeoutMs, forKey: .timeoutMs)
-        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
-    }
-}
-
-/// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
-///
-/// - Remark: Generated from `#/components/schemas/BetaCompactionBody`.
-public struct BetaCompactionBody: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the compaction item.
-    public var id: Swift.String
-    /// The encrypted content that was produced by compaction.
-    public var encryptedContent: Swift.String
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a `BetaCompactionBody`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the compaction item.
-    ///   - encryptedContent: The encrypted content that was produced by compaction.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        encryptedContent: Swift.String,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.encryptedContent = encryptedContent
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case encryptedContent = "encrypted_content"
-        case createdBy = "created_by"
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("compaction", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.encryptedContent, forKey: .encryptedContent)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaProgramOutput`.
-public struct BetaProgramOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the program output item.
-    public var id: Swift.String
-    /// The call ID of the program item.
-    public var callID: Swift.String
-    /// The result produced by the program item.
-    public var result: Swift.String
-    /// The terminal status of the program output item.
-    public var status: BetaProgramOutputStatus
-
-    /// Creates a `BetaProgramOutput`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the program output item.
-    ///   - callID: The call ID of the program item.
-    ///   - result: The result produced by the program item.
-    ///   - status: The terminal status of the program output item.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        result: Swift.String,
-        status: BetaProgramOutputStatus
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.result = result
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case result
-        case status
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.result = try container.decode(Swift.String.self, forKey: .result)
-        self.status = try container.decode(BetaProgramOutputStatus.self, forKey: .status)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.result, forKey: .result)
-        try container.encode(self.status, forKey: .status)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaProgramOutputStatus`.
-public struct BetaProgramOutputStatus: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
 }

@@ -3,721 +3,560 @@
 
 import Foundation
 
-/// - Remark: Generated from `#/components/schemas/BetaProgram`.
-public struct BetaProgram: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the program item.
-    public var id: Swift.String
-    /// The stable call ID of the program item.
-    public var callID: Swift.String
-    /// The JavaScript source executed by programmatic tool calling.
-    public var code: Swift.String
-    /// Opaque program replay fingerprint that must be round-tripped.
-    public var fingerprint: Swift.String
-
-    /// Creates a `BetaProgram`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the program item.
-    ///   - callID: The stable call ID of the program item.
-    ///   - code: The JavaScript source executed by programmatic tool calling.
-    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        code: Swift.String,
-        fingerprint: Swift.String
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.code = code
-        self.fingerprint = fingerprint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case code
-        case fingerprint
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.fingerprint, forKey: .fingerprint)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaAdditionalTools`.
-public struct BetaAdditionalTools: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the additional tools item.
-    public var id: Swift.String
-    /// The role that provided the additional tools.
-    public var role: BetaMessageRole
-    /// The additional tool definitions made available at this item.
-    public var tools: [BetaTool]
-
-    /// Creates a `BetaAdditionalTools`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the additional tools item.
-    ///   - role: The role that provided the additional tools.
-    ///   - tools: The additional tool definitions made available at this item.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        role: BetaMessageRole,
-        tools: [BetaTool]
-    ) {
-        self.agent = agent
-        self.id = id
-        self.role = role
-        self.tools = tools
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case role
-        case tools
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("additional_tools", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.role = try container.decode(BetaMessageRole.self, forKey: .role)
-        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("additional_tools", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.role, forKey: .role)
-        try container.encode(self.tools, forKey: .tools)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+/// Action type "search" - Performs a web search query.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaMessageRole`.
-public struct BetaMessageRole: OpenEnum {
-    public var rawValue: Swift.String
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch`.
+public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
+    private var _query: Swift.String?
+    /// The search query.
+    @available(*, deprecated)
+    public var query: Swift.String? {
+        get { _query }
+        set { _query = newValue }
+    }
+    /// The search queries.
+    public var queries: [Swift.String]?
+    /// The sources used in the search.
+    public var sources: [BetaWebSearchActionSearch.Source]?
 
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `unknown`
-    public static var unknown: Self { Self(rawValue: "unknown") }
-
-    /// `user`
-    public static var user: Self { Self(rawValue: "user") }
-
-    /// `assistant`
-    public static var assistant: Self { Self(rawValue: "assistant") }
-
-    /// `system`
-    public static var system: Self { Self(rawValue: "system") }
-
-    /// `critic`
-    public static var critic: Self { Self(rawValue: "critic") }
-
-    /// `discriminator`
-    public static var discriminator: Self { Self(rawValue: "discriminator") }
-
-    /// `developer`
-    public static var developer: Self { Self(rawValue: "developer") }
-
-    /// `tool`
-    public static var tool: Self { Self(rawValue: "tool") }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaToolSearchOutput`.
-public struct BetaToolSearchOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the tool search output item.
-    public var id: Swift.String
-    public var callID: Swift.String?
-    /// Whether tool search was executed by the server or by the client.
-    public var execution: BetaToolSearchExecutionType
-    /// The loaded tool definitions returned by tool search.
-    public var tools: [BetaTool]
-    /// The status of the tool search output item that was recorded.
-    public var status: BetaFunctionCallOutputStatusEnum
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a `BetaToolSearchOutput`.
+    /// Creates a new `BetaWebSearchActionSearch`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the tool search output item.
-    ///   - callID: The `call_id` member.
-    ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - tools: The loaded tool definitions returned by tool search.
-    ///   - status: The status of the tool search output item that was recorded.
-    ///   - createdBy: The identifier of the actor that created the item.
+    ///   - query: The search query.
+    ///   - queries: The search queries.
+    ///   - sources: The sources used in the search.
     public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String? = nil,
-        execution: BetaToolSearchExecutionType,
-        tools: [BetaTool],
-        status: BetaFunctionCallOutputStatusEnum,
-        createdBy: Swift.String? = nil
+        query: Swift.String? = nil,
+        queries: [Swift.String]? = nil,
+        sources: [BetaWebSearchActionSearch.Source]? = nil
     ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.execution = execution
-        self.tools = tools
-        self.status = status
-        self.createdBy = createdBy
+        self._query = query
+        self.queries = queries
+        self.sources = sources
     }
 
     enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case execution
-        case tools
-        case status
-        case createdBy = "created_by"
+        case query
+        case queries
+        case sources
         case type
     }
 
+    /// Decodes a `BetaWebSearchActionSearch` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decode(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
-        self.status = try container.decode(BetaFunctionCallOutputStatusEnum.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        try container.decodeConstant("search", forKey: .type)
+        self._query = try container.decodeIfPresent(Swift.String.self, forKey: .query)
+        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries)
+        self.sources = try container.decodeIfPresent([BetaWebSearchActionSearch.Source].self, forKey: .sources)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_search_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.execution, forKey: .execution)
-        try container.encode(self.tools, forKey: .tools)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+        try container.encode("search", forKey: .type)
+        try container.encodeIfPresent(self._query, forKey: .query)
+        try container.encodeIfPresent(self.queries, forKey: .queries)
+        try container.encodeIfPresent(self.sources, forKey: .sources)
     }
-}
 
-/// - Remark: Generated from `#/components/schemas/BetaToolSearchCall`.
-public struct BetaToolSearchCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the tool search call item.
-    public var id: Swift.String
-    public var callID: Swift.String?
-    /// Whether tool search was executed by the server or by the client.
-    public var execution: BetaToolSearchExecutionType
-    /// Arguments used for the tool search call.
-    public var arguments: JSONValue
-    /// The status of the tool search call item that was recorded.
-    public var status: BetaFunctionCallStatus
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a `BetaToolSearchCall`.
+    /// A source used in the search.
     ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the tool search call item.
-    ///   - callID: The `call_id` member.
-    ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - arguments: Arguments used for the tool search call.
-    ///   - status: The status of the tool search call item that was recorded.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String? = nil,
-        execution: BetaToolSearchExecutionType,
-        arguments: JSONValue,
-        status: BetaFunctionCallStatus,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.execution = execution
-        self.arguments = arguments
-        self.status = status
-        self.createdBy = createdBy
-    }
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items`.
+    public struct Source: Codable, Hashable, Sendable {
+        /// The type of source. Always `url`.
+        public var type: BetaWebSearchActionSearch.Source.TypeValue
+        /// The URL of the source.
+        public var url: Swift.String?
 
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case execution
-        case arguments
-        case status
-        case createdBy = "created_by"
-        case type
-    }
+        /// Creates a new `Source`.
+        ///
+        /// - Parameters:
+        ///   - type: The type of source. Always `url`.
+        ///   - url: The URL of the source.
+        public init(
+            type: BetaWebSearchActionSearch.Source.TypeValue,
+            url: Swift.String? = nil
+        ) {
+            self.type = type
+            self.url = url
+        }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decode(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.arguments = try container.decode(JSONValue.self, forKey: .arguments)
-        self.status = try container.decode(BetaFunctionCallStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
+        enum CodingKeys: Swift.String, CodingKey {
+            case type
+            case url
+        }
 
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_search_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.execution, forKey: .execution)
-        try container.encode(self.arguments, forKey: .arguments)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutput`.
-public struct BetaMultiAgentCallOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the multi-agent call output item.
-    public var id: Swift.String
-    /// The unique ID of the multi-agent call.
-    public var callID: Swift.String
-    /// The multi-agent action that produced this result.
-    public var action: BetaMultiAgentAction
-    /// Text output returned by the multi-agent action.
-    public var output: [BetaOutputTextContent]
-
-    /// Creates a `BetaMultiAgentCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the multi-agent call output item.
-    ///   - callID: The unique ID of the multi-agent call.
-    ///   - action: The multi-agent action that produced this result.
-    ///   - output: Text output returned by the multi-agent action.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        action: BetaMultiAgentAction,
-        output: [BetaOutputTextContent]
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.action = action
-        self.output = output
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case action
-        case output
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("multi_agent_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaMultiAgentAction.self, forKey: .action)
-        self.output = try container.decodeIfPresent([BetaOutputTextContent].self, forKey: .output) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("multi_agent_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.action, forKey: .action)
-        try container.encode(self.output, forKey: .output)
-    }
-}
-
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction`.
-public struct BetaMultiAgentAction: OpenEnum {
-    public var rawValue: Swift.String
-
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `spawn_agent`
-    public static var spawnAgent: Self { Self(rawValue: "spawn_agent") }
-
-    /// `interrupt_agent`
-    public static var interruptAgent: Self { Self(rawValue: "interrupt_agent") }
-
-    /// `list_agents`
-    public static var listAgents: Self { Self(rawValue: "list_agents") }
-
-    /// `send_message`
-    public static var sendMessage: Self { Self(rawValue: "send_message") }
-
-    /// `followup_task`
-    public static var followupTask: Self { Self(rawValue: "followup_task") }
-
-    /// `wait_agent`
-    public static var waitAgent: Self { Self(rawValue: "wait_agent") }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCall`.
-public struct BetaMultiAgentCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the multi-agent call item.
-    public var id: Swift.String
-    /// The unique ID linking this call to its output.
-    public var callID: Swift.String
-    /// The multi-agent action to execute.
-    public var action: BetaMultiAgentAction
-    /// The JSON string of arguments generated for the action.
-    public var arguments: Swift.String
-
-    /// Creates a `BetaMultiAgentCall`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the multi-agent call item.
-    ///   - callID: The unique ID linking this call to its output.
-    ///   - action: The multi-agent action to execute.
-    ///   - arguments: The JSON string of arguments generated for the action.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        callID: Swift.String,
-        action: BetaMultiAgentAction,
-        arguments: Swift.String
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.action = action
-        self.arguments = arguments
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case action
-        case arguments
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("multi_agent_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaMultiAgentAction.self, forKey: .action)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("multi_agent_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.action, forKey: .action)
-        try container.encode(self.arguments, forKey: .arguments)
-    }
-}
-
-/// - Remark: Generated from `#/components/schemas/BetaAgentMessage`.
-public struct BetaAgentMessage: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the agent message.
-    public var id: Swift.String
-    /// The sending agent identity.
-    public var author: Swift.String
-    /// The destination agent identity.
-    public var recipient: Swift.String
-    /// Encrypted content sent between agents.
-    public var content: [BetaAgentMessage.ContentItem]
-
-    /// Creates a `BetaAgentMessage`.
-    ///
-    /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the agent message.
-    ///   - author: The sending agent identity.
-    ///   - recipient: The destination agent identity.
-    ///   - content: Encrypted content sent between agents.
-    public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String,
-        author: Swift.String,
-        recipient: Swift.String,
-        content: [BetaAgentMessage.ContentItem]
-    ) {
-        self.agent = agent
-        self.id = id
-        self.author = author
-        self.recipient = recipient
-        self.content = content
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case author
-        case recipient
-        case content
-        case type
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("agent_message", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.author = try container.decode(Swift.String.self, forKey: .author)
-        self.recipient = try container.decode(Swift.String.self, forKey: .recipient)
-        self.content = try container.decodeIfPresent([BetaAgentMessage.ContentItem].self, forKey: .content) ?? []
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("agent_message", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.author, forKey: .author)
-        try container.encode(self.recipient, forKey: .recipient)
-        try container.encode(self.content, forKey: .content)
-    }
-
-    /// A content part that makes up an input or output item.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaAgentMessage/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
-        /// A text input to the model. (type: `input_text`)
-        case inputText(BetaInputTextContent)
-        /// A text output from the model. (type: `output_text`)
-        case outputText(BetaOutputTextContent)
-        /// A text content. (type: `text`)
-        case text(BetaTextContent)
-        /// A summary text from the model. (type: `summary_text`)
-        case summaryText(BetaSummaryTextContent)
-        /// Reasoning text from the model. (type: `reasoning_text`)
-        case reasoningText(BetaReasoningTextContent)
-        /// A refusal from the model. (type: `refusal`)
-        case refusal(BetaRefusalContent)
-        /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
-        case inputImage(BetaInputImageContent)
-        /// A screenshot of a computer. (type: `computer_screenshot`)
-        case computerScreenshot(BetaComputerScreenshotContent)
-        /// A file input to the model. (type: `input_file`)
-        case inputFile(BetaInputFileContent)
-        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. (type: `encrypted_content`)
-        case encryptedContent(BetaEncryptedContent)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
+        /// Decodes a `Source` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-                case "input_text":
-                    self = .inputText(try BetaInputTextContent(from: decoder))
-                case "output_text":
-                    self = .outputText(try BetaOutputTextContent(from: decoder))
-                case "text":
-                    self = .text(try BetaTextContent(from: decoder))
-                case "summary_text":
-                    self = .summaryText(try BetaSummaryTextContent(from: decoder))
-                case "reasoning_text":
-                    self = .reasoningText(try BetaReasoningTextContent(from: decoder))
-                case "refusal":
-                    self = .refusal(try BetaRefusalContent(from: decoder))
-                case "input_image":
-                    self = .inputImage(try BetaInputImageContent(from: decoder))
-                case "computer_screenshot":
-                    self = .computerScreenshot(try BetaComputerScreenshotContent(from: decoder))
-                case "input_file":
-                    self = .inputFile(try BetaInputFileContent(from: decoder))
-                case "encrypted_content":
-                    self = .encryptedContent(try BetaEncryptedContent(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-            }
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.type = try container.decode(BetaWebSearchActionSearch.Source.TypeValue.self, forKey: .type)
+            self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .inputText(let value): try value.encode(to: encoder)
-                case .outputText(let value): try value.encode(to: encoder)
-                case .text(let value): try value.encode(to: encoder)
-                case .summaryText(let value): try value.encode(to: encoder)
-                case .reasoningText(let value): try value.encode(to: encoder)
-                case .refusal(let value): try value.encode(to: encoder)
-                case .inputImage(let value): try value.encode(to: encoder)
-                case .computerScreenshot(let value): try value.encode(to: encoder)
-                case .inputFile(let value): try value.encode(to: encoder)
-                case .encryptedContent(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.type, forKey: .type)
+            try container.encodeIfPresent(self.url, forKey: .url)
+        }
+
+        /// The type of source. Always `url`.
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items/properties/type`.
+        public struct TypeValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `url`
+            public static var url: Self { Self(rawValue: "url") }
+
+            /// `api`
+            public static var api: Self { Self(rawValue: "api") }
         }
     }
 }
 
-/// Opaque encrypted content that Responses API decrypts inside trusted model execution.
+/// The output of a computer tool call.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaEncryptedContent`.
-public struct BetaEncryptedContent: Codable, Hashable, Sendable {
-    /// Opaque encrypted content.
-    public var encryptedContent: Swift.String
+/// - Remark: Generated from `#/components/schemas/BetaComputerCallOutputItemParam`.
+public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The ID of the computer tool call that produced the output.
+    public var callID: Swift.String
+    /// A computer screenshot image used with the computer use tool.
+    public var output: BetaComputerScreenshotImage
+    /// The `acknowledged_safety_checks` member.
+    public var acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]?
+    /// The `status` member.
+    public var status: BetaFunctionCallItemStatus?
 
-    /// Creates a `BetaEncryptedContent`.
+    /// Creates a new `BetaComputerCallOutputItemParam`.
     ///
     /// - Parameters:
-    ///   - encryptedContent: Opaque encrypted content.
+    ///   - callID: The ID of the computer tool call that produced the output.
+    ///   - output: A computer screenshot image used with the computer use tool.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    ///   - acknowledgedSafetyChecks: The `acknowledged_safety_checks` member.
+    ///   - status: The `status` member.
     public init(
-        encryptedContent: Swift.String
+        callID: Swift.String,
+        output: BetaComputerScreenshotImage,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]? = nil,
+        status: BetaFunctionCallItemStatus? = nil
     ) {
-        self.encryptedContent = encryptedContent
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.output = output
+        self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
+        self.status = status
     }
 
     enum CodingKeys: Swift.String, CodingKey {
-        case encryptedContent = "encrypted_content"
+        case agent
+        case id
+        case callID = "call_id"
+        case output
+        case acknowledgedSafetyChecks = "acknowledged_safety_checks"
+        case status
         case type
     }
 
+    /// Decodes a `BetaComputerCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("encrypted_content", forKey: .type)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
+        try container.decodeConstant("computer_call_output", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
+        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.output = try container.decode(BetaComputerScreenshotImage.self, forKey: .output)
+        self.acknowledgedSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
+        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("encrypted_content", forKey: .type)
-        try container.encode(self.encryptedContent, forKey: .encryptedContent)
+        try container.encode("computer_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.output, forKey: .output)
+        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: .acknowledgedSafetyChecks)
+        try container.encodeIfPresent(self.status, forKey: .status)
     }
 }
 
-/// A screenshot of a computer.
+/// A pending safety check for the computer call.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaComputerScreenshotContent`.
-public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable {
-    public var imageURL: Swift.String?
-    public var fileID: Swift.String?
-    /// The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    public var detail: BetaImageDetail
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
+/// - Remark: Generated from `#/components/schemas/BetaComputerCallSafetyCheckParam`.
+public struct BetaComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
+    /// The ID of the pending safety check.
+    public var id: Swift.String
+    /// The `code` member.
+    public var code: Swift.String?
+    /// The `message` member.
+    public var message: Swift.String?
 
-    /// Creates a `BetaComputerScreenshotContent`.
+    /// Creates a new `BetaComputerCallSafetyCheckParam`.
     ///
     /// - Parameters:
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - detail: The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - id: The ID of the pending safety check.
+    ///   - code: The `code` member.
+    ///   - message: The `message` member.
+    public init(
+        id: Swift.String,
+        code: Swift.String? = nil,
+        message: Swift.String? = nil
+    ) {
+        self.id = id
+        self.code = code
+        self.message = message
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case code
+        case message
+    }
+
+    /// Decodes a `BetaComputerCallSafetyCheckParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
+        self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.id, forKey: .id)
+        try container.encodeIfPresent(self.code, forKey: .code)
+        try container.encodeIfPresent(self.message, forKey: .message)
+    }
+}
+
+/// A computer screenshot image used with the computer use tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaComputerScreenshotImage`.
+public struct BetaComputerScreenshotImage: Codable, Hashable, Sendable {
+    /// The URL of the screenshot image.
+    public var imageURL: Swift.String?
+    /// The identifier of an uploaded file that contains the screenshot.
+    public var fileID: Swift.String?
+
+    /// Creates a new `BetaComputerScreenshotImage`.
+    ///
+    /// - Parameters:
+    ///   - imageURL: The URL of the screenshot image.
+    ///   - fileID: The identifier of an uploaded file that contains the screenshot.
     public init(
         imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil,
-        detail: BetaImageDetail,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
+        fileID: Swift.String? = nil
     ) {
         self.imageURL = imageURL
         self.fileID = fileID
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
     }
 
     enum CodingKeys: Swift.String, CodingKey {
         case imageURL = "image_url"
         case fileID = "file_id"
-        case detail
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
         case type
     }
 
+    /// Decodes a `BetaComputerScreenshotImage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("computer_screenshot", forKey: .type)
         self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
         self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.detail = try container.decode(BetaImageDetail.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("computer_screenshot", forKey: .type)
-        try container.encode(self.imageURL, forKey: .imageURL)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.detail, forKey: .detail)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
     }
 }
 
-/// A text content.
+/// A tool call to a computer use tool. See the
+/// [computer use guide](/docs/guides/tools-computer-use) for more information.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaTextContent`.
-public struct BetaTextContent: Codable, Hashable, Sendable {
-    public var text: Swift.String
+/// - Remark: Generated from `#/components/schemas/BetaComputerToolCall`.
+public struct BetaComputerToolCall: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the computer call.
+    public var id: Swift.String
+    /// An identifier used when responding to the tool call with output.
+    public var callID: Swift.String
+    /// The `action` member.
+    public var action: BetaComputerAction?
+    /// Flattened batched actions for `computer_use`. Each action includes an
+    /// `type` discriminator and action-specific fields.
+    public var actions: BetaComputerActionList?
+    /// The pending safety checks for the computer call.
+    public var pendingSafetyChecks: [BetaComputerCallSafetyCheckParam]
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: BetaComputerToolCall.Status
 
-    /// Creates a `BetaTextContent`.
+    /// Creates a new `BetaComputerToolCall`.
     ///
     /// - Parameters:
-    ///   - text: The `text` member.
+    ///   - id: The unique ID of the computer call.
+    ///   - callID: An identifier used when responding to the tool call with output.
+    ///   - pendingSafetyChecks: The pending safety checks for the computer call.
+    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - agent: The agent that produced this item.
+    ///   - action: The `action` member.
+    ///   - actions: Flattened batched actions for `computer_use`. Each action includes an
     public init(
-        text: Swift.String
+        id: Swift.String,
+        callID: Swift.String,
+        pendingSafetyChecks: [BetaComputerCallSafetyCheckParam],
+        status: BetaComputerToolCall.Status,
+        agent: BetaAgentTag? = nil,
+        action: BetaComputerAction? = nil,
+        actions: BetaComputerActionList? = nil
     ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.actions = actions
+        self.pendingSafetyChecks = pendingSafetyChecks
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case action
+        case actions
+        case pendingSafetyChecks = "pending_safety_checks"
+        case status
+        case type
+    }
+
+    /// Decodes a `BetaComputerToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("computer_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.action = try container.decodeIfPresent(BetaComputerAction.self, forKey: .action)
+        self.actions = try container.decodeIfPresent(BetaComputerActionList.self, forKey: .actions)
+        self.pendingSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .pendingSafetyChecks) ?? []
+        self.status = try container.decode(BetaComputerToolCall.Status.self, forKey: .status)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("computer_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.action, forKey: .action)
+        try container.encodeIfPresent(self.actions, forKey: .actions)
+        try container.encode(self.pendingSafetyChecks, forKey: .pendingSafetyChecks)
+        try container.encode(self.status, forKey: .status)
+    }
+
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaComputerToolCall/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+    }
+}
+
+/// Flattened batched actions for `computer_use`. Each action includes an
+/// `type` discriminator and action-specific fields.
+///
+/// - Remark: Generated from `#/components/schemas/BetaComputerActionList`.
+public typealias BetaComputerActionList = [BetaComputerAction]
+
+/// The `BetaComputerAction` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaComputerAction`.
+public enum BetaComputerAction: Codable, Hashable, Sendable {
+    /// A click action. (type: `click`)
+    case click(BetaClickParam)
+    /// A double click action. (type: `double_click`)
+    case doubleClick(BetaDoubleClickAction)
+    /// A drag action. (type: `drag`)
+    case drag(BetaDragParam)
+    /// A collection of keypresses the model would like to perform. (type: `keypress`)
+    case keypress(BetaKeyPressAction)
+    /// A mouse move action. (type: `move`)
+    case move(BetaMoveParam)
+    /// A screenshot action. (type: `screenshot`)
+    case screenshot(BetaScreenshotParam)
+    /// A scroll action. (type: `scroll`)
+    case scroll(BetaScrollParam)
+    /// An action to type in text. (type: `type`)
+    case type(BetaTypeParam)
+    /// A wait action. (type: `wait`)
+    case wait(BetaWaitParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "click":
+                self = .click(try BetaClickParam(from: decoder))
+            case "double_click":
+                self = .doubleClick(try BetaDoubleClickAction(from: decoder))
+            case "drag":
+                self = .drag(try BetaDragParam(from: decoder))
+            case "keypress":
+                self = .keypress(try BetaKeyPressAction(from: decoder))
+            case "move":
+                self = .move(try BetaMoveParam(from: decoder))
+            case "screenshot":
+                self = .screenshot(try BetaScreenshotParam(from: decoder))
+            case "scroll":
+                self = .scroll(try BetaScrollParam(from: decoder))
+            case "type":
+                self = .type(try BetaTypeParam(from: decoder))
+            case "wait":
+                self = .wait(try BetaWaitParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .click(let value): try value.encode(to: encoder)
+            case .doubleClick(let value): try value.encode(to: encoder)
+            case .drag(let value): try value.encode(to: encoder)
+            case .keypress(let value): try value.encode(to: encoder)
+            case .move(let value): try value.encode(to: encoder)
+            case .screenshot(let value): try value.encode(to: encoder)
+            case .scroll(let value): try value.encode(to: encoder)
+            case .type(let value): try value.encode(to: encoder)
+            case .wait(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A wait action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWaitParam`.
+public struct BetaWaitParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaWaitParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaWaitParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("wait", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("wait", forKey: .type)
+    }
+}
+
+/// An action to type in text.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTypeParam`.
+public struct BetaTypeParam: Codable, Hashable, Sendable {
+    /// The text to type.
+    public var text: Swift.String
+
+    /// Creates a new `BetaTypeParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text to type.
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -726,158 +565,799 @@ public struct BetaTextContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `BetaTypeParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
+        try container.decodeConstant("type", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text", forKey: .type)
+        try container.encode("type", forKey: .type)
         try container.encode(self.text, forKey: .text)
     }
 }
 
-/// The output of a function tool call.
+/// A scroll action.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput`.
-public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the function tool call output. Populated when this item
-    /// is returned via API.
-    public var id: Swift.String?
-    /// The unique ID of the function tool call generated by the model.
-    public var callID: Swift.String?
-    /// The name of the tool that produced the output.
-    public var name: Swift.String?
-    /// The namespace of the tool that produced the output.
-    public var namespace: Swift.String?
-    public var caller: BetaToolCallCallerParam?
-    /// The output from the function call generated by your code.
-    /// Can be a string or an list of output content.
-    public var output: BetaFunctionToolCallOutput.Output
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: BetaFunctionToolCallOutput.Status?
+/// - Remark: Generated from `#/components/schemas/BetaScrollParam`.
+public struct BetaScrollParam: Codable, Hashable, Sendable {
+    /// The x-coordinate where the scroll occurred.
+    public var x: Swift.Int
+    /// The y-coordinate where the scroll occurred.
+    public var y: Swift.Int
+    /// The horizontal scroll distance.
+    public var scrollX: Swift.Int
+    /// The vertical scroll distance.
+    public var scrollY: Swift.Int
+    /// The `keys` member.
+    public var keys: [Swift.String]?
 
-    /// Creates a `BetaFunctionToolCallOutput`.
+    /// Creates a new `BetaScrollParam`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the function tool call output. Populated when this item
-    ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - name: The name of the tool that produced the output.
-    ///   - namespace: The namespace of the tool that produced the output.
-    ///   - caller: The `caller` member.
-    ///   - output: The output from the function call generated by your code.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - x: The x-coordinate where the scroll occurred.
+    ///   - y: The y-coordinate where the scroll occurred.
+    ///   - scrollX: The horizontal scroll distance.
+    ///   - scrollY: The vertical scroll distance.
+    ///   - keys: The `keys` member.
     public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        scrollX: Swift.Int,
+        scrollY: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.scrollX = scrollX
+        self.scrollY = scrollY
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case x
+        case y
+        case scrollX = "scroll_x"
+        case scrollY = "scroll_y"
+        case keys
+        case type
+    }
+
+    /// Decodes a `BetaScrollParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("scroll", forKey: .type)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        self.scrollX = try container.decode(Swift.Int.self, forKey: .scrollX)
+        self.scrollY = try container.decode(Swift.Int.self, forKey: .scrollY)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("scroll", forKey: .type)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+        try container.encode(self.scrollX, forKey: .scrollX)
+        try container.encode(self.scrollY, forKey: .scrollY)
+        try container.encodeIfPresent(self.keys, forKey: .keys)
+    }
+}
+
+/// A screenshot action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaScreenshotParam`.
+public struct BetaScreenshotParam: Codable, Hashable, Sendable {
+    /// Creates a new `BetaScreenshotParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaScreenshotParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("screenshot", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("screenshot", forKey: .type)
+    }
+}
+
+/// A mouse move action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMoveParam`.
+public struct BetaMoveParam: Codable, Hashable, Sendable {
+    /// The x-coordinate to move to.
+    public var x: Swift.Int
+    /// The y-coordinate to move to.
+    public var y: Swift.Int
+    /// The `keys` member.
+    public var keys: [Swift.String]?
+
+    /// Creates a new `BetaMoveParam`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate to move to.
+    ///   - y: The y-coordinate to move to.
+    ///   - keys: The `keys` member.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case x
+        case y
+        case keys
+        case type
+    }
+
+    /// Decodes a `BetaMoveParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("move", forKey: .type)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("move", forKey: .type)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+        try container.encodeIfPresent(self.keys, forKey: .keys)
+    }
+}
+
+/// A collection of keypresses the model would like to perform.
+///
+/// - Remark: Generated from `#/components/schemas/BetaKeyPressAction`.
+public struct BetaKeyPressAction: Codable, Hashable, Sendable {
+    /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
+    public var keys: [Swift.String]
+
+    /// Creates a new `BetaKeyPressAction`.
+    ///
+    /// - Parameters:
+    ///   - keys: The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
+    public init(keys: [Swift.String]) {
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case keys
+        case type
+    }
+
+    /// Decodes a `BetaKeyPressAction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("keypress", forKey: .type)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("keypress", forKey: .type)
+        try container.encode(self.keys, forKey: .keys)
+    }
+}
+
+/// A drag action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaDragParam`.
+public struct BetaDragParam: Codable, Hashable, Sendable {
+    /// An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
+    /// ```
+    /// [
+    ///   { x: 100, y: 200 },
+    ///   { x: 200, y: 300 }
+    /// ]
+    /// ```
+    public var path: [BetaCoordParam]
+    /// The `keys` member.
+    public var keys: [Swift.String]?
+
+    /// Creates a new `BetaDragParam`.
+    ///
+    /// - Parameters:
+    ///   - path: An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
+    ///   - keys: The `keys` member.
+    public init(
+        path: [BetaCoordParam],
+        keys: [Swift.String]? = nil
+    ) {
+        self.path = path
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case keys
+        case type
+    }
+
+    /// Decodes a `BetaDragParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("drag", forKey: .type)
+        self.path = try container.decodeIfPresent([BetaCoordParam].self, forKey: .path) ?? []
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("drag", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encodeIfPresent(self.keys, forKey: .keys)
+    }
+}
+
+/// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCoordParam`.
+public struct BetaCoordParam: Codable, Hashable, Sendable {
+    /// The x-coordinate.
+    public var x: Swift.Int
+    /// The y-coordinate.
+    public var y: Swift.Int
+
+    /// Creates a new `BetaCoordParam`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate.
+    ///   - y: The y-coordinate.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int
+    ) {
+        self.x = x
+        self.y = y
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case x
+        case y
+    }
+
+    /// Decodes a `BetaCoordParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+    }
+}
+
+/// A double click action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaDoubleClickAction`.
+public struct BetaDoubleClickAction: Codable, Hashable, Sendable {
+    /// The x-coordinate where the double click occurred.
+    public var x: Swift.Int
+    /// The y-coordinate where the double click occurred.
+    public var y: Swift.Int
+    /// The `keys` member.
+    public var keys: [Swift.String]?
+
+    /// Creates a new `BetaDoubleClickAction`.
+    ///
+    /// - Parameters:
+    ///   - x: The x-coordinate where the double click occurred.
+    ///   - y: The y-coordinate where the double click occurred.
+    ///   - keys: The `keys` member.
+    public init(
+        x: Swift.Int,
+        y: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.x = x
+        self.y = y
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case x
+        case y
+        case keys
+        case type
+    }
+
+    /// Decodes a `BetaDoubleClickAction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("double_click", forKey: .type)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("double_click", forKey: .type)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+        try container.encode(self.keys, forKey: .keys)
+    }
+}
+
+/// A click action.
+///
+/// - Remark: Generated from `#/components/schemas/BetaClickParam`.
+public struct BetaClickParam: Codable, Hashable, Sendable {
+    /// Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
+    public var button: BetaClickButtonType
+    /// The x-coordinate where the click occurred.
+    public var x: Swift.Int
+    /// The y-coordinate where the click occurred.
+    public var y: Swift.Int
+    /// The `keys` member.
+    public var keys: [Swift.String]?
+
+    /// Creates a new `BetaClickParam`.
+    ///
+    /// - Parameters:
+    ///   - button: Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
+    ///   - x: The x-coordinate where the click occurred.
+    ///   - y: The y-coordinate where the click occurred.
+    ///   - keys: The `keys` member.
+    public init(
+        button: BetaClickButtonType,
+        x: Swift.Int,
+        y: Swift.Int,
+        keys: [Swift.String]? = nil
+    ) {
+        self.button = button
+        self.x = x
+        self.y = y
+        self.keys = keys
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case button
+        case x
+        case y
+        case keys
+        case type
+    }
+
+    /// Decodes a `BetaClickParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("click", forKey: .type)
+        self.button = try container.decode(BetaClickButtonType.self, forKey: .button)
+        self.x = try container.decode(Swift.Int.self, forKey: .x)
+        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("click", forKey: .type)
+        try container.encode(self.button, forKey: .button)
+        try container.encode(self.x, forKey: .x)
+        try container.encode(self.y, forKey: .y)
+        try container.encodeIfPresent(self.keys, forKey: .keys)
+    }
+}
+
+/// The `BetaClickButtonType` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaClickButtonType`.
+public struct BetaClickButtonType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `left`
+    public static var left: Self { Self(rawValue: "left") }
+
+    /// `right`
+    public static var right: Self { Self(rawValue: "right") }
+
+    /// `wheel`
+    public static var wheel: Self { Self(rawValue: "wheel") }
+
+    /// `back`
+    public static var back: Self { Self(rawValue: "back") }
+
+    /// `forward`
+    public static var forward: Self { Self(rawValue: "forward") }
+}
+
+/// The results of a file search tool call. See the
+/// [file search guide](/docs/guides/tools-file-search) for more information.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall`.
+public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the file search tool call.
+    public var id: Swift.String
+    /// The status of the file search tool call. One of `in_progress`,
+    /// `searching`, `incomplete` or `failed`,
+    public var status: BetaFileSearchToolCall.Status
+    /// The queries used to search for files.
+    public var queries: [Swift.String]
+    /// The `results` member.
+    public var results: [BetaFileSearchToolCall.ResultValue]?
+
+    /// Creates a new `BetaFileSearchToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the file search tool call.
+    ///   - status: The status of the file search tool call. One of `in_progress`,
+    ///   - queries: The queries used to search for files.
+    ///   - agent: The agent that produced this item.
+    ///   - results: The `results` member.
+    public init(
+        id: Swift.String,
+        status: BetaFileSearchToolCall.Status,
+        queries: [Swift.String],
         agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String? = nil,
-        name: Swift.String? = nil,
-        namespace: Swift.String? = nil,
-        caller: BetaToolCallCallerParam? = nil,
-        output: BetaFunctionToolCallOutput.Output,
-        status: BetaFunctionToolCallOutput.Status? = nil
+        results: [BetaFileSearchToolCall.ResultValue]? = nil
     ) {
         self.agent = agent
         self.id = id
-        self.callID = callID
-        self.name = name
-        self.namespace = namespace
-        self.caller = caller
-        self.output = output
+        self.status = status
+        self.queries = queries
+        self.results = results
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case status
+        case queries
+        case results
+        case type
+    }
+
+    /// Decodes a `BetaFileSearchToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_search_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.status = try container.decode(BetaFileSearchToolCall.Status.self, forKey: .status)
+        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries) ?? []
+        self.results = try container.decodeIfPresent([BetaFileSearchToolCall.ResultValue].self, forKey: .results)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_search_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.queries, forKey: .queries)
+        try container.encodeIfPresent(self.results, forKey: .results)
+    }
+
+    /// The status of the file search tool call. One of `in_progress`,
+    /// `searching`, `incomplete` or `failed`,
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `searching`
+        public static var searching: Self { Self(rawValue: "searching") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+
+        /// `failed`
+        public static var failed: Self { Self(rawValue: "failed") }
+    }
+
+    /// The `items` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall/properties/results/anyOf/0/items`.
+    public struct ResultValue: Codable, Hashable, Sendable {
+        /// The unique ID of the file.
+        public var fileID: Swift.String?
+        /// The text that was retrieved from the file.
+        public var text: Swift.String?
+        /// The name of the file.
+        public var filename: Swift.String?
+        /// The `attributes` member.
+        public var attributes: BetaVectorStoreFileAttributes?
+        /// The relevance score of the file - a value between 0 and 1.
+        public var score: Swift.Double?
+
+        /// Creates a new `ResultValue`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The unique ID of the file.
+        ///   - text: The text that was retrieved from the file.
+        ///   - filename: The name of the file.
+        ///   - attributes: The `attributes` member.
+        ///   - score: The relevance score of the file - a value between 0 and 1.
+        public init(
+            fileID: Swift.String? = nil,
+            text: Swift.String? = nil,
+            filename: Swift.String? = nil,
+            attributes: BetaVectorStoreFileAttributes? = nil,
+            score: Swift.Double? = nil
+        ) {
+            self.fileID = fileID
+            self.text = text
+            self.filename = filename
+            self.attributes = attributes
+            self.score = score
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case fileID = "file_id"
+            case text
+            case filename
+            case attributes
+            case score
+        }
+
+        /// Decodes a `ResultValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
+            self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
+            self.attributes = try container.decodeIfPresent(BetaVectorStoreFileAttributes.self, forKey: .attributes)
+            self.score = try container.decodeIfPresent(Swift.Double.self, forKey: .score)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.fileID, forKey: .fileID)
+            try container.encodeIfPresent(self.text, forKey: .text)
+            try container.encodeIfPresent(self.filename, forKey: .filename)
+            try container.encodeIfPresent(self.attributes, forKey: .attributes)
+            try container.encodeIfPresent(self.score, forKey: .score)
+        }
+    }
+}
+
+/// The `BetaVectorStoreFileAttributes` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes`.
+public typealias BetaVectorStoreFileAttributes = [Swift.String: BetaVectorStoreFileAttributesValue]
+
+/// The `additionalProperties` schema.
+///
+/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes/anyOf/0/additionalProperties`.
+public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    case string(Swift.String)
+    case number(Swift.Double)
+    case boolean(Swift.Bool)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Creates the ``string(_:)`` case from a string literal.
+    public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        if let value = try? Swift.String(from: decoder) {
+            self = .string(value)
+            return
+        }
+        if let value = try? Swift.Double(from: decoder) {
+            self = .number(value)
+            return
+        }
+        if let value = try? Swift.Bool(from: decoder) {
+            self = .boolean(value)
+            return
+        }
+        self = .unknown(try JSONValue(from: decoder))
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .boolean(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// An output message from the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaOutputMessage`.
+public struct BetaOutputMessage: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the output message.
+    public var id: Swift.String
+    /// The content of the output message.
+    public var content: [BetaOutputMessageContent]
+    /// The `phase` member.
+    public var phase: BetaMessagePhase?
+    /// The status of the message input. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when input items are returned via API.
+    public var status: BetaOutputMessage.Status
+
+    /// Creates a new `BetaOutputMessage`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the output message.
+    ///   - content: The content of the output message.
+    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
+    ///   - agent: The agent that produced this item.
+    ///   - phase: The `phase` member.
+    public init(
+        id: Swift.String,
+        content: [BetaOutputMessageContent],
+        status: BetaOutputMessage.Status,
+        agent: BetaAgentTag? = nil,
+        phase: BetaMessagePhase? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.content = content
+        self.phase = phase
         self.status = status
     }
 
     enum CodingKeys: Swift.String, CodingKey {
         case agent
         case id
-        case callID = "call_id"
-        case name
-        case namespace
-        case caller
-        case output
+        case content
+        case phase
         case status
         case type
+        case role
     }
 
+    /// Decodes a `BetaOutputMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call_output", forKey: .type)
+        try container.decodeConstant("message", forKey: .type)
+        try container.decodeConstant("assistant", forKey: .role)
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode(BetaFunctionToolCallOutput.Output.self, forKey: .output)
-        self.status = try container.decodeIfPresent(BetaFunctionToolCallOutput.Status.self, forKey: .status)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.content = try container.decodeIfPresent([BetaOutputMessageContent].self, forKey: .content) ?? []
+        self.phase = try container.decodeIfPresent(BetaMessagePhase.self, forKey: .phase)
+        self.status = try container.decode(BetaOutputMessage.Status.self, forKey: .status)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function_call_output", forKey: .type)
+        try container.encode("message", forKey: .type)
+        try container.encode("assistant", forKey: .role)
         try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.namespace, forKey: .namespace)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.status, forKey: .status)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.content, forKey: .content)
+        try container.encodeIfPresent(self.phase, forKey: .phase)
+        try container.encode(self.status, forKey: .status)
     }
 
-    /// The output from the function call generated by your code.
-    /// Can be a string or an list of output content.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// A string of the output of the function call.
-        case string(Swift.String)
-        /// Text, image, or file output of the function call.
-        case outputContentList([BetaFunctionAndCustomToolCallOutput])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? [BetaFunctionAndCustomToolCallOutput](from: decoder) {
-                self = .outputContentList(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .outputContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
+    /// The status of the message input. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when input items are returned via API.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/status`.
+    /// - Remark: Generated from `#/components/schemas/BetaOutputMessage/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -891,50 +1371,1696 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
     }
 }
 
-/// - Remark: Generated from `#/components/schemas/BetaComputerToolCallOutputResource`.
-public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the computer call tool output.
-    public var id: Swift.String
-    /// The ID of the computer tool call that produced the output.
-    public var callID: Swift.String
-    /// The safety checks reported by the API that have been acknowledged by the
-    /// developer.
-    public var acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]?
-    /// A computer screenshot image used with the computer use tool.
-    public var output: BetaComputerScreenshotImage
-    /// The status of the message input. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when input items are returned via API.
-    public var status: BetaComputerCallOutputStatus
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
+/// Labels an `assistant` message as intermediate commentary (`commentary`) or the final answer (`final_answer`).
+/// For models like `gpt-5.3-codex` and beyond, when sending follow-up requests, preserve and resend
+/// phase on all assistant messages — dropping it can degrade performance. Not used for user messages.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMessagePhase`.
+public struct BetaMessagePhase: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
 
-    /// Creates a `BetaComputerToolCallOutputResource`.
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `commentary`
+    public static var commentary: Self { Self(rawValue: "commentary") }
+
+    /// `final_answer`
+    public static var finalAnswer: Self { Self(rawValue: "final_answer") }
+}
+
+/// The `BetaOutputMessageContent` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaOutputMessageContent`.
+public enum BetaOutputMessageContent: Codable, Hashable, Sendable {
+    /// A text output from the model. (type: `output_text`)
+    case outputText(BetaOutputTextContent)
+    /// A refusal from the model. (type: `refusal`)
+    case refusal(BetaRefusalContent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "output_text":
+                self = .outputText(try BetaOutputTextContent(from: decoder))
+            case "refusal":
+                self = .refusal(try BetaRefusalContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .outputText(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A refusal from the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaRefusalContent`.
+public struct BetaRefusalContent: Codable, Hashable, Sendable {
+    /// The refusal explanation from the model.
+    public var refusal: Swift.String
+
+    /// Creates a new `BetaRefusalContent`.
     ///
     /// - Parameters:
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the computer call tool output.
-    ///   - callID: The ID of the computer tool call that produced the output.
-    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
-    ///   - output: A computer screenshot image used with the computer use tool.
-    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
-    ///   - createdBy: The identifier of the actor that created the item.
+    ///   - refusal: The refusal explanation from the model.
+    public init(refusal: Swift.String) {
+        self.refusal = refusal
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case refusal
+        case type
+    }
+
+    /// Decodes a `BetaRefusalContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("refusal", forKey: .type)
+        self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("refusal", forKey: .type)
+        try container.encode(self.refusal, forKey: .refusal)
+    }
+}
+
+/// A text output from the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaOutputTextContent`.
+public struct BetaOutputTextContent: Codable, Hashable, Sendable {
+    /// The text output from the model.
+    public var text: Swift.String
+    /// The annotations of the text output.
+    public var annotations: [BetaAnnotation]
+    /// The `logprobs` member.
+    public var logprobs: [BetaLogProb]
+
+    /// Creates a new `BetaOutputTextContent`.
+    ///
+    /// - Parameters:
+    ///   - text: The text output from the model.
+    ///   - annotations: The annotations of the text output.
+    ///   - logprobs: The `logprobs` member.
     public init(
+        text: Swift.String,
+        annotations: [BetaAnnotation],
+        logprobs: [BetaLogProb]
+    ) {
+        self.text = text
+        self.annotations = annotations
+        self.logprobs = logprobs
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case annotations
+        case logprobs
+        case type
+    }
+
+    /// Decodes a `BetaOutputTextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("output_text", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+        self.annotations = try container.decodeIfPresent([BetaAnnotation].self, forKey: .annotations) ?? []
+        self.logprobs = try container.decodeIfPresent([BetaLogProb].self, forKey: .logprobs) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("output_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encode(self.annotations, forKey: .annotations)
+        try container.encode(self.logprobs, forKey: .logprobs)
+    }
+}
+
+/// The log probability of a token.
+///
+/// - Remark: Generated from `#/components/schemas/BetaLogProb`.
+public struct BetaLogProb: Codable, Hashable, Sendable {
+    /// The `token` member.
+    public var token: Swift.String
+    /// The `logprob` member.
+    public var logprob: Swift.Double
+    /// The `bytes` member.
+    public var bytes: [Swift.Int]
+    /// The `top_logprobs` member.
+    public var topLogprobs: [BetaTopLogProb]
+
+    /// Creates a new `BetaLogProb`.
+    ///
+    /// - Parameters:
+    ///   - token: The `token` member.
+    ///   - logprob: The `logprob` member.
+    ///   - bytes: The `bytes` member.
+    ///   - topLogprobs: The `top_logprobs` member.
+    public init(
+        token: Swift.String,
+        logprob: Swift.Double,
+        bytes: [Swift.Int],
+        topLogprobs: [BetaTopLogProb]
+    ) {
+        self.token = token
+        self.logprob = logprob
+        self.bytes = bytes
+        self.topLogprobs = topLogprobs
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case token
+        case logprob
+        case bytes
+        case topLogprobs = "top_logprobs"
+    }
+
+    /// Decodes a `BetaLogProb` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.token = try container.decode(Swift.String.self, forKey: .token)
+        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
+        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
+        self.topLogprobs = try container.decodeIfPresent([BetaTopLogProb].self, forKey: .topLogprobs) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.token, forKey: .token)
+        try container.encode(self.logprob, forKey: .logprob)
+        try container.encode(self.bytes, forKey: .bytes)
+        try container.encode(self.topLogprobs, forKey: .topLogprobs)
+    }
+}
+
+/// The top log probability of a token.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTopLogProb`.
+public struct BetaTopLogProb: Codable, Hashable, Sendable {
+    /// The `token` member.
+    public var token: Swift.String
+    /// The `logprob` member.
+    public var logprob: Swift.Double
+    /// The `bytes` member.
+    public var bytes: [Swift.Int]
+
+    /// Creates a new `BetaTopLogProb`.
+    ///
+    /// - Parameters:
+    ///   - token: The `token` member.
+    ///   - logprob: The `logprob` member.
+    ///   - bytes: The `bytes` member.
+    public init(
+        token: Swift.String,
+        logprob: Swift.Double,
+        bytes: [Swift.Int]
+    ) {
+        self.token = token
+        self.logprob = logprob
+        self.bytes = bytes
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case token
+        case logprob
+        case bytes
+    }
+
+    /// Decodes a `BetaTopLogProb` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.token = try container.decode(Swift.String.self, forKey: .token)
+        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
+        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.token, forKey: .token)
+        try container.encode(self.logprob, forKey: .logprob)
+        try container.encode(self.bytes, forKey: .bytes)
+    }
+}
+
+/// An annotation that applies to a span of output text.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaAnnotation`.
+public enum BetaAnnotation: Codable, Hashable, Sendable {
+    /// A citation to a file. (type: `file_citation`)
+    case fileCitation(BetaFileCitationBody)
+    /// A citation for a web resource used to generate a model response. (type: `url_citation`)
+    case urlCitation(BetaURLCitationBody)
+    /// A citation for a container file used to generate a model response. (type: `container_file_citation`)
+    case containerFileCitation(BetaContainerFileCitationBody)
+    /// A path to a file. (type: `file_path`)
+    case filePath(BetaFilePath)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "file_citation":
+                self = .fileCitation(try BetaFileCitationBody(from: decoder))
+            case "url_citation":
+                self = .urlCitation(try BetaURLCitationBody(from: decoder))
+            case "container_file_citation":
+                self = .containerFileCitation(try BetaContainerFileCitationBody(from: decoder))
+            case "file_path":
+                self = .filePath(try BetaFilePath(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .fileCitation(let value): try value.encode(to: encoder)
+            case .urlCitation(let value): try value.encode(to: encoder)
+            case .containerFileCitation(let value): try value.encode(to: encoder)
+            case .filePath(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A path to a file.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFilePath`.
+public struct BetaFilePath: Codable, Hashable, Sendable {
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The index of the file in the list of files.
+    public var index: Swift.Int
+
+    /// Creates a new `BetaFilePath`.
+    ///
+    /// - Parameters:
+    ///   - fileID: The ID of the file.
+    ///   - index: The index of the file in the list of files.
+    public init(
+        fileID: Swift.String,
+        index: Swift.Int
+    ) {
+        self.fileID = fileID
+        self.index = index
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileID = "file_id"
+        case index
+        case type
+    }
+
+    /// Decodes a `BetaFilePath` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_path", forKey: .type)
+        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+        self.index = try container.decode(Swift.Int.self, forKey: .index)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_path", forKey: .type)
+        try container.encode(self.fileID, forKey: .fileID)
+        try container.encode(self.index, forKey: .index)
+    }
+}
+
+/// A citation for a container file used to generate a model response.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationBody`.
+public struct BetaContainerFileCitationBody: Codable, Hashable, Sendable {
+    /// The ID of the container file.
+    public var containerID: Swift.String
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The index of the first character of the container file citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the container file citation in the message.
+    public var endIndex: Swift.Int
+    /// The filename of the container file cited.
+    public var filename: Swift.String
+
+    /// Creates a new `BetaContainerFileCitationBody`.
+    ///
+    /// - Parameters:
+    ///   - containerID: The ID of the container file.
+    ///   - fileID: The ID of the file.
+    ///   - startIndex: The index of the first character of the container file citation in the message.
+    ///   - endIndex: The index of the last character of the container file citation in the message.
+    ///   - filename: The filename of the container file cited.
+    public init(
+        containerID: Swift.String,
+        fileID: Swift.String,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        filename: Swift.String
+    ) {
+        self.containerID = containerID
+        self.fileID = fileID
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.filename = filename
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case containerID = "container_id"
+        case fileID = "file_id"
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case filename
+        case type
+    }
+
+    /// Decodes a `BetaContainerFileCitationBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("container_file_citation", forKey: .type)
+        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
+        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
+        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
+        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_file_citation", forKey: .type)
+        try container.encode(self.containerID, forKey: .containerID)
+        try container.encode(self.fileID, forKey: .fileID)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+        try container.encode(self.filename, forKey: .filename)
+    }
+}
+
+/// A citation for a web resource used to generate a model response.
+///
+/// - Remark: Generated from `#/components/schemas/BetaUrlCitationBody`.
+public struct BetaURLCitationBody: Codable, Hashable, Sendable {
+    /// The URL of the web resource.
+    public var url: Swift.String
+    /// The index of the first character of the URL citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the URL citation in the message.
+    public var endIndex: Swift.Int
+    /// The title of the web resource.
+    public var title: Swift.String
+
+    /// Creates a new `BetaURLCitationBody`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL of the web resource.
+    ///   - startIndex: The index of the first character of the URL citation in the message.
+    ///   - endIndex: The index of the last character of the URL citation in the message.
+    ///   - title: The title of the web resource.
+    public init(
+        url: Swift.String,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        title: Swift.String
+    ) {
+        self.url = url
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.title = title
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case url
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case title
+        case type
+    }
+
+    /// Decodes a `BetaURLCitationBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("url_citation", forKey: .type)
+        self.url = try container.decode(Swift.String.self, forKey: .url)
+        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
+        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
+        self.title = try container.decode(Swift.String.self, forKey: .title)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("url_citation", forKey: .type)
+        try container.encode(self.url, forKey: .url)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+        try container.encode(self.title, forKey: .title)
+    }
+}
+
+/// A citation to a file.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFileCitationBody`.
+public struct BetaFileCitationBody: Codable, Hashable, Sendable {
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The index of the file in the list of files.
+    public var index: Swift.Int
+    /// The filename of the file cited.
+    public var filename: Swift.String
+
+    /// Creates a new `BetaFileCitationBody`.
+    ///
+    /// - Parameters:
+    ///   - fileID: The ID of the file.
+    ///   - index: The index of the file in the list of files.
+    ///   - filename: The filename of the file cited.
+    public init(
+        fileID: Swift.String,
+        index: Swift.Int,
+        filename: Swift.String
+    ) {
+        self.fileID = fileID
+        self.index = index
+        self.filename = filename
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileID = "file_id"
+        case index
+        case filename
+        case type
+    }
+
+    /// Decodes a `BetaFileCitationBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_citation", forKey: .type)
+        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+        self.index = try container.decode(Swift.Int.self, forKey: .index)
+        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_citation", forKey: .type)
+        try container.encode(self.fileID, forKey: .fileID)
+        try container.encode(self.index, forKey: .index)
+        try container.encode(self.filename, forKey: .filename)
+    }
+}
+
+/// A message input to the model with a role indicating instruction following
+/// hierarchy. Instructions given with the `developer` or `system` role take
+/// precedence over instructions given with the `user` role.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputMessage`.
+public struct BetaInputMessage: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The role of the message input. One of `user`, `system`, or `developer`.
+    public var role: BetaInputMessage.RoleValue
+    /// The status of item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: BetaInputMessage.Status?
+    /// A list of one or many input items to the model, containing different content
+    /// types.
+    public var content: BetaInputMessageContentList
+
+    /// Creates a new `BetaInputMessage`.
+    ///
+    /// - Parameters:
+    ///   - role: The role of the message input. One of `user`, `system`, or `developer`.
+    ///   - content: A list of one or many input items to the model, containing different content
+    ///   - agent: The agent that produced this item.
+    ///   - status: The status of item. One of `in_progress`, `completed`, or
+    public init(
+        role: BetaInputMessage.RoleValue,
+        content: BetaInputMessageContentList,
         agent: BetaAgentTag? = nil,
+        status: BetaInputMessage.Status? = nil
+    ) {
+        self.agent = agent
+        self.role = role
+        self.status = status
+        self.content = content
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case role
+        case status
+        case content
+        case type
+    }
+
+    /// Decodes a `BetaInputMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstantIfPresent("message", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.role = try container.decode(BetaInputMessage.RoleValue.self, forKey: .role)
+        self.status = try container.decodeIfPresent(BetaInputMessage.Status.self, forKey: .status)
+        self.content = try container.decodeIfPresent(BetaInputMessageContentList.self, forKey: .content) ?? []
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("message", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.role, forKey: .role)
+        try container.encodeIfPresent(self.status, forKey: .status)
+        try container.encode(self.content, forKey: .content)
+    }
+
+    /// The role of the message input. One of `user`, `system`, or `developer`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaInputMessage/properties/role`.
+    public struct RoleValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `user`
+        public static var user: Self { Self(rawValue: "user") }
+
+        /// `system`
+        public static var system: Self { Self(rawValue: "system") }
+
+        /// `developer`
+        public static var developer: Self { Self(rawValue: "developer") }
+    }
+
+    /// The status of item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaInputMessage/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+    }
+}
+
+/// A list of one or many input items to the model, containing different content
+/// types.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputMessageContentList`.
+public typealias BetaInputMessageContentList = [BetaInputContent]
+
+/// The `BetaInputContent` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputContent`.
+public enum BetaInputContent: Codable, Hashable, Sendable {
+    /// A text input to the model. (type: `input_text`)
+    case inputText(BetaInputTextContent)
+    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+    case inputImage(BetaInputImageContent)
+    /// A file input to the model. (type: `input_file`)
+    case inputFile(BetaInputFileContent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "input_text":
+                self = .inputText(try BetaInputTextContent(from: decoder))
+            case "input_image":
+                self = .inputImage(try BetaInputImageContent(from: decoder))
+            case "input_file":
+                self = .inputFile(try BetaInputFileContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .inputText(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .inputFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A message input to the model with a role indicating instruction following
+/// hierarchy. Instructions given with the `developer` or `system` role take
+/// precedence over instructions given with the `user` role. Messages with the
+/// `assistant` role are presumed to have been generated by the model in previous
+/// interactions.
+///
+/// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage`.
+public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
+    /// The role of the message input. One of `user`, `assistant`, `system`, or
+    /// `developer`.
+    public var role: BetaEasyInputMessage.RoleValue
+    /// Text, image, or audio input to the model, used to generate a response.
+    /// Can also contain previous assistant responses.
+    public var content: BetaEasyInputMessage.ContentValue
+    /// The `phase` member.
+    public var phase: BetaMessagePhase?
+
+    /// Creates a new `BetaEasyInputMessage`.
+    ///
+    /// - Parameters:
+    ///   - role: The role of the message input. One of `user`, `assistant`, `system`, or
+    ///   - content: Text, image, or audio input to the model, used to generate a response.
+    ///   - phase: The `phase` member.
+    public init(
+        role: BetaEasyInputMessage.RoleValue,
+        content: BetaEasyInputMessage.ContentValue,
+        phase: BetaMessagePhase? = nil
+    ) {
+        self.role = role
+        self.content = content
+        self.phase = phase
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case role
+        case content
+        case phase
+        case type
+    }
+
+    /// Decodes a `BetaEasyInputMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstantIfPresent("message", forKey: .type)
+        self.role = try container.decode(BetaEasyInputMessage.RoleValue.self, forKey: .role)
+        self.content = try container.decode(BetaEasyInputMessage.ContentValue.self, forKey: .content)
+        self.phase = try container.decodeIfPresent(BetaMessagePhase.self, forKey: .phase)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("message", forKey: .type)
+        try container.encode(self.role, forKey: .role)
+        try container.encode(self.content, forKey: .content)
+        try container.encodeIfPresent(self.phase, forKey: .phase)
+    }
+
+    /// The role of the message input. One of `user`, `assistant`, `system`, or
+    /// `developer`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/role`.
+    public struct RoleValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `user`
+        public static var user: Self { Self(rawValue: "user") }
+
+        /// `assistant`
+        public static var assistant: Self { Self(rawValue: "assistant") }
+
+        /// `system`
+        public static var system: Self { Self(rawValue: "system") }
+
+        /// `developer`
+        public static var developer: Self { Self(rawValue: "developer") }
+    }
+
+    /// Text, image, or audio input to the model, used to generate a response.
+    /// Can also contain previous assistant responses.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/content`.
+    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        /// A text input to the model.
+        case string(Swift.String)
+        /// A list of one or many input items to the model, containing different content
+        case betaInputMessageContentList(BetaInputMessageContentList)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = try? Swift.String(from: decoder) {
+                self = .string(value)
+                return
+            }
+            if let value = try? BetaInputMessageContentList(from: decoder) {
+                self = .betaInputMessageContentList(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .string(let value): try value.encode(to: encoder)
+                case .betaInputMessageContentList(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+///
+/// - Remark: Generated from `#/components/schemas/BetaPromptCacheOptionsParam`.
+public struct BetaPromptCacheOptionsParam: Codable, Hashable, Sendable {
+    /// Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
+    public var mode: BetaPromptCacheModeEnum?
+
+    /// Creates a new `BetaPromptCacheOptionsParam`.
+    ///
+    /// - Parameters:
+    ///   - mode: Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
+    public init(mode: BetaPromptCacheModeEnum? = nil) {
+        self.mode = mode
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case mode
+        case ttl
+    }
+
+    /// Decodes a `BetaPromptCacheOptionsParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstantIfPresent("30m", forKey: .ttl)
+        self.mode = try container.decodeIfPresent(BetaPromptCacheModeEnum.self, forKey: .mode)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("30m", forKey: .ttl)
+        try container.encodeIfPresent(self.mode, forKey: .mode)
+    }
+}
+
+/// The `BetaPromptCacheModeEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaPromptCacheModeEnum`.
+public struct BetaPromptCacheModeEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `implicit`
+    public static var implicit: Self { Self(rawValue: "implicit") }
+
+    /// `explicit`
+    public static var explicit: Self { Self(rawValue: "explicit") }
+}
+
+/// The `BetaPromptCacheTTLEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaPromptCacheTTLEnum`.
+public struct BetaPromptCacheTtlEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `30m`
+    public static var _30m: Self { Self(rawValue: "30m") }
+}
+
+/// The `BetaModelIdsResponses` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaModelIdsResponses`.
+public struct BetaModelIDsResponses: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `gpt-5.6-sol`
+    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
+
+    /// `gpt-5.6-terra`
+    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
+
+    /// `gpt-5.6-luna`
+    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
+
+    /// `gpt-5.5`
+    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
+
+    /// `gpt-5.5-2026-04-23`
+    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
+
+    /// `gpt-5.4`
+    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
+
+    /// `gpt-5.4-mini`
+    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
+
+    /// `gpt-5.4-nano`
+    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
+
+    /// `gpt-5.4-mini-2026-03-17`
+    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
+
+    /// `gpt-5.4-nano-2026-03-17`
+    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
+
+    /// `gpt-5.3-chat-latest`
+    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
+
+    /// `gpt-5.2`
+    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
+
+    /// `gpt-5.2-2025-12-11`
+    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
+
+    /// `gpt-5.2-chat-latest`
+    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
+
+    /// `gpt-5.2-pro`
+    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
+
+    /// `gpt-5.2-pro-2025-12-11`
+    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
+
+    /// `gpt-5.1`
+    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
+
+    /// `gpt-5.1-2025-11-13`
+    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
+
+    /// `gpt-5.1-codex`
+    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
+
+    /// `gpt-5.1-mini`
+    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
+
+    /// `gpt-5.1-chat-latest`
+    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
+
+    /// `gpt-5`
+    public static var gpt5: Self { Self(rawValue: "gpt-5") }
+
+    /// `gpt-5-mini`
+    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
+
+    /// `gpt-5-nano`
+    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
+
+    /// `gpt-5-2025-08-07`
+    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
+
+    /// `gpt-5-mini-2025-08-07`
+    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
+
+    /// `gpt-5-nano-2025-08-07`
+    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
+
+    /// `gpt-5-chat-latest`
+    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
+
+    /// `gpt-4.1`
+    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
+
+    /// `gpt-4.1-mini`
+    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
+
+    /// `gpt-4.1-nano`
+    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
+
+    /// `gpt-4.1-2025-04-14`
+    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
+
+    /// `gpt-4.1-mini-2025-04-14`
+    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
+
+    /// `gpt-4.1-nano-2025-04-14`
+    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
+
+    /// `o4-mini`
+    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
+
+    /// `o4-mini-2025-04-16`
+    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
+
+    /// `o3`
+    public static var o3: Self { Self(rawValue: "o3") }
+
+    /// `o3-2025-04-16`
+    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
+
+    /// `o3-mini`
+    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
+
+    /// `o3-mini-2025-01-31`
+    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
+
+    /// `o1`
+    public static var o1: Self { Self(rawValue: "o1") }
+
+    /// `o1-2024-12-17`
+    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
+
+    /// `o1-preview`
+    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
+
+    /// `o1-preview-2024-09-12`
+    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
+
+    /// `o1-mini`
+    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
+
+    /// `o1-mini-2024-09-12`
+    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
+
+    /// `gpt-4o`
+    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
+
+    /// `gpt-4o-2024-11-20`
+    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
+
+    /// `gpt-4o-2024-08-06`
+    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
+
+    /// `gpt-4o-2024-05-13`
+    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
+
+    /// `gpt-4o-audio-preview`
+    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
+
+    /// `gpt-4o-audio-preview-2024-10-01`
+    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
+
+    /// `gpt-4o-audio-preview-2024-12-17`
+    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-audio-preview-2025-06-03`
+    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
+
+    /// `gpt-4o-mini-audio-preview`
+    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
+
+    /// `gpt-4o-mini-audio-preview-2024-12-17`
+    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-search-preview`
+    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
+
+    /// `gpt-4o-mini-search-preview`
+    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
+
+    /// `gpt-4o-search-preview-2025-03-11`
+    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
+
+    /// `gpt-4o-mini-search-preview-2025-03-11`
+    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
+
+    /// `chatgpt-4o-latest`
+    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
+
+    /// `codex-mini-latest`
+    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
+
+    /// `gpt-4o-mini`
+    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
+
+    /// `gpt-4o-mini-2024-07-18`
+    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
+
+    /// `gpt-4-turbo`
+    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
+
+    /// `gpt-4-turbo-2024-04-09`
+    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
+
+    /// `gpt-4-0125-preview`
+    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
+
+    /// `gpt-4-turbo-preview`
+    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
+
+    /// `gpt-4-1106-preview`
+    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
+
+    /// `gpt-4-vision-preview`
+    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
+
+    /// `gpt-4`
+    public static var gpt4: Self { Self(rawValue: "gpt-4") }
+
+    /// `gpt-4-0314`
+    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
+
+    /// `gpt-4-0613`
+    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
+
+    /// `gpt-4-32k`
+    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
+
+    /// `gpt-4-32k-0314`
+    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
+
+    /// `gpt-4-32k-0613`
+    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
+
+    /// `gpt-3.5-turbo`
+    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
+
+    /// `gpt-3.5-turbo-16k`
+    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
+
+    /// `gpt-3.5-turbo-0301`
+    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
+
+    /// `gpt-3.5-turbo-0613`
+    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
+
+    /// `gpt-3.5-turbo-1106`
+    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
+
+    /// `gpt-3.5-turbo-0125`
+    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
+
+    /// `gpt-3.5-turbo-16k-0613`
+    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
+
+    /// `o1-pro`
+    public static var o1Pro: Self { Self(rawValue: "o1-pro") }
+
+    /// `o1-pro-2025-03-19`
+    public static var o1Pro2025_03_19: Self { Self(rawValue: "o1-pro-2025-03-19") }
+
+    /// `o3-pro`
+    public static var o3Pro: Self { Self(rawValue: "o3-pro") }
+
+    /// `o3-pro-2025-06-10`
+    public static var o3Pro2025_06_10: Self { Self(rawValue: "o3-pro-2025-06-10") }
+
+    /// `o3-deep-research`
+    public static var o3DeepResearch: Self { Self(rawValue: "o3-deep-research") }
+
+    /// `o3-deep-research-2025-06-26`
+    public static var o3DeepResearch2025_06_26: Self { Self(rawValue: "o3-deep-research-2025-06-26") }
+
+    /// `o4-mini-deep-research`
+    public static var o4MiniDeepResearch: Self { Self(rawValue: "o4-mini-deep-research") }
+
+    /// `o4-mini-deep-research-2025-06-26`
+    public static var o4MiniDeepResearch2025_06_26: Self { Self(rawValue: "o4-mini-deep-research-2025-06-26") }
+
+    /// `computer-use-preview`
+    public static var computerUsePreview: Self { Self(rawValue: "computer-use-preview") }
+
+    /// `computer-use-preview-2025-03-11`
+    public static var computerUsePreview2025_03_11: Self { Self(rawValue: "computer-use-preview-2025-03-11") }
+
+    /// `gpt-5.5-pro`
+    public static var gpt5_5Pro: Self { Self(rawValue: "gpt-5.5-pro") }
+
+    /// `gpt-5.5-pro-2026-04-23`
+    public static var gpt5_5Pro2026_04_23: Self { Self(rawValue: "gpt-5.5-pro-2026-04-23") }
+
+    /// `gpt-5-codex`
+    public static var gpt5Codex: Self { Self(rawValue: "gpt-5-codex") }
+
+    /// `gpt-5-pro`
+    public static var gpt5Pro: Self { Self(rawValue: "gpt-5-pro") }
+
+    /// `gpt-5-pro-2025-10-06`
+    public static var gpt5Pro2025_10_06: Self { Self(rawValue: "gpt-5-pro-2025-10-06") }
+
+    /// `gpt-5.1-codex-max`
+    public static var gpt5_1CodexMax: Self { Self(rawValue: "gpt-5.1-codex-max") }
+
+    /// `gpt-daybreak-blue-latest`
+    public static var gptDaybreakBlueLatest: Self { Self(rawValue: "gpt-daybreak-blue-latest") }
+
+    /// `gpt-daybreak-red-latest`
+    public static var gptDaybreakRedLatest: Self { Self(rawValue: "gpt-daybreak-red-latest") }
+
+    /// `gpt-5.6-cyber`
+    public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
+}
+
+/// The `BetaModelIdsShared` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaModelIdsShared`.
+public struct BetaModelIDsShared: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `gpt-5.6-sol`
+    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
+
+    /// `gpt-5.6-terra`
+    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
+
+    /// `gpt-5.6-luna`
+    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
+
+    /// `gpt-5.5`
+    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
+
+    /// `gpt-5.5-2026-04-23`
+    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
+
+    /// `gpt-5.4`
+    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
+
+    /// `gpt-5.4-mini`
+    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
+
+    /// `gpt-5.4-nano`
+    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
+
+    /// `gpt-5.4-mini-2026-03-17`
+    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
+
+    /// `gpt-5.4-nano-2026-03-17`
+    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
+
+    /// `gpt-5.3-chat-latest`
+    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
+
+    /// `gpt-5.2`
+    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
+
+    /// `gpt-5.2-2025-12-11`
+    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
+
+    /// `gpt-5.2-chat-latest`
+    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
+
+    /// `gpt-5.2-pro`
+    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
+
+    /// `gpt-5.2-pro-2025-12-11`
+    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
+
+    /// `gpt-5.1`
+    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
+
+    /// `gpt-5.1-2025-11-13`
+    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
+
+    /// `gpt-5.1-codex`
+    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
+
+    /// `gpt-5.1-mini`
+    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
+
+    /// `gpt-5.1-chat-latest`
+    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
+
+    /// `gpt-5`
+    public static var gpt5: Self { Self(rawValue: "gpt-5") }
+
+    /// `gpt-5-mini`
+    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
+
+    /// `gpt-5-nano`
+    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
+
+    /// `gpt-5-2025-08-07`
+    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
+
+    /// `gpt-5-mini-2025-08-07`
+    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
+
+    /// `gpt-5-nano-2025-08-07`
+    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
+
+    /// `gpt-5-chat-latest`
+    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
+
+    /// `gpt-4.1`
+    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
+
+    /// `gpt-4.1-mini`
+    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
+
+    /// `gpt-4.1-nano`
+    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
+
+    /// `gpt-4.1-2025-04-14`
+    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
+
+    /// `gpt-4.1-mini-2025-04-14`
+    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
+
+    /// `gpt-4.1-nano-2025-04-14`
+    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
+
+    /// `o4-mini`
+    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
+
+    /// `o4-mini-2025-04-16`
+    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
+
+    /// `o3`
+    public static var o3: Self { Self(rawValue: "o3") }
+
+    /// `o3-2025-04-16`
+    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
+
+    /// `o3-mini`
+    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
+
+    /// `o3-mini-2025-01-31`
+    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
+
+    /// `o1`
+    public static var o1: Self { Self(rawValue: "o1") }
+
+    /// `o1-2024-12-17`
+    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
+
+    /// `o1-preview`
+    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
+
+    /// `o1-preview-2024-09-12`
+    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
+
+    /// `o1-mini`
+    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
+
+    /// `o1-mini-2024-09-12`
+    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
+
+    /// `gpt-4o`
+    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
+
+    /// `gpt-4o-2024-11-20`
+    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
+
+    /// `gpt-4o-2024-08-06`
+    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
+
+    /// `gpt-4o-2024-05-13`
+    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
+
+    /// `gpt-4o-audio-preview`
+    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
+
+    /// `gpt-4o-audio-preview-2024-10-01`
+    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
+
+    /// `gpt-4o-audio-preview-2024-12-17`
+    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-audio-preview-2025-06-03`
+    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
+
+    /// `gpt-4o-mini-audio-preview`
+    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
+
+    /// `gpt-4o-mini-audio-preview-2024-12-17`
+    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-search-preview`
+    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
+
+    /// `gpt-4o-mini-search-preview`
+    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
+
+    /// `gpt-4o-search-preview-2025-03-11`
+    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
+
+    /// `gpt-4o-mini-search-preview-2025-03-11`
+    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
+
+    /// `chatgpt-4o-latest`
+    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
+
+    /// `codex-mini-latest`
+    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
+
+    /// `gpt-4o-mini`
+    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
+
+    /// `gpt-4o-mini-2024-07-18`
+    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
+
+    /// `gpt-4-turbo`
+    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
+
+    /// `gpt-4-turbo-2024-04-09`
+    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
+
+    /// `gpt-4-0125-preview`
+    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
+
+    /// `gpt-4-turbo-preview`
+    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
+
+    /// `gpt-4-1106-preview`
+    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
+
+    /// `gpt-4-vision-preview`
+    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
+
+    /// `gpt-4`
+    public static var gpt4: Self { Self(rawValue: "gpt-4") }
+
+    /// `gpt-4-0314`
+    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
+
+    /// `gpt-4-0613`
+    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
+
+    /// `gpt-4-32k`
+    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
+
+    /// `gpt-4-32k-0314`
+    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
+
+    /// `gpt-4-32k-0613`
+    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
+
+    /// `gpt-3.5-turbo`
+    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
+
+    /// `gpt-3.5-turbo-16k`
+    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
+
+    /// `gpt-3.5-turbo-0301`
+    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
+
+    /// `gpt-3.5-turbo-0613`
+    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
+
+    /// `gpt-3.5-turbo-1106`
+    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
+
+    /// `gpt-3.5-turbo-0125`
+    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
+
+    /// `gpt-3.5-turbo-16k-0613`
+    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
+}
+
+/// The `BetaFunctionCallOutputStatusEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputStatusEnum`.
+public struct BetaFunctionCallOutputStatusEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// The `BetaFunctionCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionCallStatus`.
+public struct BetaFunctionCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// A response to an MCP approval request.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalResponseResource`.
+public struct BetaMCPApprovalResponseResource: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the approval response
+    public var id: Swift.String
+    /// The ID of the approval request being answered.
+    public var approvalRequestID: Swift.String
+    /// Whether the request was approved.
+    public var approve: Swift.Bool
+    /// The `reason` member.
+    public var reason: Swift.String?
+
+    /// Creates a new `BetaMCPApprovalResponseResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the approval response
+    ///   - approvalRequestID: The ID of the approval request being answered.
+    ///   - approve: Whether the request was approved.
+    ///   - agent: The agent that produced this item.
+    ///   - reason: The `reason` member.
+    public init(
+        id: Swift.String,
+        approvalRequestID: Swift.String,
+        approve: Swift.Bool,
+        agent: BetaAgentTag? = nil,
+        reason: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.approvalRequestID = approvalRequestID
+        self.approve = approve
+        self.reason = reason
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case approvalRequestID = "approval_request_id"
+        case approve
+        case reason
+        case type
+    }
+
+    /// Decodes a `BetaMCPApprovalResponseResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("mcp_approval_response", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.approvalRequestID = try container.decode(Swift.String.self, forKey: .approvalRequestID)
+        self.approve = try container.decode(Swift.Bool.self, forKey: .approve)
+        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_approval_response", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
+        try container.encode(self.approve, forKey: .approve)
+        try container.encodeIfPresent(self.reason, forKey: .reason)
+    }
+}
+
+/// The output emitted by an apply patch tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutput`.
+public struct BetaApplyPatchToolCallOutput: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The status of the apply patch tool call output. One of `completed` or `failed`.
+    public var status: BetaApplyPatchCallOutputStatus
+    /// The `output` member.
+    public var output: Swift.String?
+    /// The ID of the entity that created this tool call output.
+    public var createdBy: Swift.String?
+
+    /// Creates a new `BetaApplyPatchToolCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the apply patch tool call output. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
+    ///   - output: The `output` member.
+    ///   - createdBy: The ID of the entity that created this tool call output.
+    public init(
         id: Swift.String,
         callID: Swift.String,
-        acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]? = nil,
-        output: BetaComputerScreenshotImage,
-        status: BetaComputerCallOutputStatus,
+        status: BetaApplyPatchCallOutputStatus,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        output: Swift.String? = nil,
         createdBy: Swift.String? = nil
     ) {
         self.agent = agent
         self.id = id
         self.callID = callID
-        self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
-        self.output = output
+        self.caller = caller
         self.status = status
+        self.output = output
         self.createdBy = createdBy
     }
 
@@ -942,288 +3068,929 @@ public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable {
         case agent
         case id
         case callID = "call_id"
-        case acknowledgedSafetyChecks = "acknowledged_safety_checks"
-        case output
+        case caller
         case status
+        case output
         case createdBy = "created_by"
         case type
     }
 
+    /// Decodes a `BetaApplyPatchToolCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
+        try container.decodeConstant("apply_patch_call_output", forKey: .type)
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.output = try container.decode(BetaComputerScreenshotImage.self, forKey: .output)
-        self.status = try container.decode(BetaComputerCallOutputStatus.self, forKey: .status)
+        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
+        self.status = try container.decode(BetaApplyPatchCallOutputStatus.self, forKey: .status)
+        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
         self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer_call_output", forKey: .type)
+        try container.encode("apply_patch_call_output", forKey: .type)
         try container.encodeIfPresent(self.agent, forKey: .agent)
         try container.encode(self.id, forKey: .id)
         try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: .acknowledgedSafetyChecks)
-        try container.encode(self.output, forKey: .output)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
         try container.encode(self.status, forKey: .status)
+        try container.encodeIfPresent(self.output, forKey: .output)
         try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
     }
 }
 
+/// The `BetaApplyPatchCallOutputStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaComputerCallOutputStatus`.
-public struct BetaComputerCallOutputStatus: OpenEnum {
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatus`.
+public struct BetaApplyPatchCallOutputStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `completed`
     public static var completed: Self { Self(rawValue: "completed") }
 
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-
     /// `failed`
     public static var failed: Self { Self(rawValue: "failed") }
 }
 
-/// The output of a computer tool call.
+/// A tool call that applies file diffs by creating, deleting, or updating files.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaComputerToolCallOutput`.
-public struct BetaComputerToolCallOutput: Codable, Hashable, Sendable {
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall`.
+public struct BetaApplyPatchToolCall: Codable, Hashable, Sendable {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
-    /// The ID of the computer tool call output.
-    public var id: Swift.String?
-    /// The ID of the computer tool call that produced the output.
+    /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
-    /// The safety checks reported by the API that have been acknowledged by the
-    /// developer.
-    public var acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]?
-    /// A computer screenshot image used with the computer use tool.
-    public var output: BetaComputerScreenshotImage
-    /// The status of the message input. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when input items are returned via API.
-    public var status: BetaComputerToolCallOutput.Status?
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
+    public var status: BetaApplyPatchCallStatus
+    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    public var operation: BetaApplyPatchToolCall.Operation
+    /// The ID of the entity that created this tool call.
+    public var createdBy: Swift.String?
 
-    /// Creates a `BetaComputerToolCallOutput`.
+    /// Creates a new `BetaApplyPatchToolCall`.
     ///
     /// - Parameters:
+    ///   - id: The unique ID of the apply patch tool call. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
+    ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
     ///   - agent: The agent that produced this item.
-    ///   - id: The ID of the computer tool call output.
-    ///   - callID: The ID of the computer tool call that produced the output.
-    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
-    ///   - output: A computer screenshot image used with the computer use tool.
-    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
+    ///   - caller: The `caller` member.
+    ///   - createdBy: The ID of the entity that created this tool call.
     public init(
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
+        id: Swift.String,
         callID: Swift.String,
-        acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]? = nil,
-        output: BetaComputerScreenshotImage,
-        status: BetaComputerToolCallOutput.Status? = nil
+        status: BetaApplyPatchCallStatus,
+        operation: BetaApplyPatchToolCall.Operation,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        createdBy: Swift.String? = nil
     ) {
         self.agent = agent
         self.id = id
         self.callID = callID
-        self.acknowledgedSafetyChecks = acknowledgedSafetyChecks
-        self.output = output
+        self.caller = caller
         self.status = status
+        self.operation = operation
+        self.createdBy = createdBy
     }
 
     enum CodingKeys: Swift.String, CodingKey {
         case agent
         case id
         case callID = "call_id"
-        case acknowledgedSafetyChecks = "acknowledged_safety_checks"
-        case output
+        case caller
         case status
+        case operation
+        case createdBy = "created_by"
         case type
     }
 
+    /// Decodes a `BetaApplyPatchToolCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
+        try container.decodeConstant("apply_patch_call", forKey: .type)
         self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
         self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.output = try container.decode(BetaComputerScreenshotImage.self, forKey: .output)
-        self.status = try container.decodeIfPresent(BetaComputerToolCallOutput.Status.self, forKey: .status)
+        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
+        self.status = try container.decode(BetaApplyPatchCallStatus.self, forKey: .status)
+        self.operation = try container.decode(BetaApplyPatchToolCall.Operation.self, forKey: .operation)
+        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("computer_call_output", forKey: .type)
+        try container.encode("apply_patch_call", forKey: .type)
         try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.id, forKey: .id)
         try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.acknowledgedSafetyChecks, forKey: .acknowledgedSafetyChecks)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.status, forKey: .status)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.operation, forKey: .operation)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
     }
 
-    /// The status of the message input. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when input items are returned via API.
+    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
     ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
-    /// - Remark: Generated from `#/components/schemas/BetaComputerToolCallOutput/properties/status`.
-    public struct Status: OpenEnum {
-        public var rawValue: Swift.String
+    /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall/properties/operation`.
+    public enum Operation: Codable, Hashable, Sendable {
+        /// Instruction describing how to create a file via the apply_patch tool. (type: `create_file`)
+        case createFile(BetaApplyPatchCreateFileOperation)
+        /// Instruction describing how to delete a file via the apply_patch tool. (type: `delete_file`)
+        case deleteFile(BetaApplyPatchDeleteFileOperation)
+        /// Instruction describing how to update a file via the apply_patch tool. (type: `update_file`)
+        case updateFile(BetaApplyPatchUpdateFileOperation)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
 
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "create_file":
+                    self = .createFile(try BetaApplyPatchCreateFileOperation(from: decoder))
+                case "delete_file":
+                    self = .deleteFile(try BetaApplyPatchDeleteFileOperation(from: decoder))
+                case "update_file":
+                    self = .updateFile(try BetaApplyPatchUpdateFileOperation(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
 
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .createFile(let value): try value.encode(to: encoder)
+                case .deleteFile(let value): try value.encode(to: encoder)
+                case .updateFile(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
     }
 }
 
-/// Represents token usage details including input tokens, output tokens,
-/// a breakdown of output tokens, and the total tokens used.
+/// Instruction describing how to update a file via the apply_patch tool.
 ///
-/// - Remark: Generated from `#/components/schemas/BetaResponseUsage`.
-public struct BetaResponseUsage: Codable, Hashable, Sendable {
-    /// The number of input tokens.
-    public var inputTokens: Swift.Int
-    /// A detailed breakdown of the input tokens.
-    public var inputTokensDetails: BetaResponseUsage.InputTokensDetails
-    /// The number of output tokens.
-    public var outputTokens: Swift.Int
-    /// A detailed breakdown of the output tokens.
-    public var outputTokensDetails: BetaResponseUsage.OutputTokensDetails
-    /// The total number of tokens used.
-    public var totalTokens: Swift.Int
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperation`.
+public struct BetaApplyPatchUpdateFileOperation: Codable, Hashable, Sendable {
+    /// Path of the file to update.
+    public var path: Swift.String
+    /// Diff to apply.
+    public var diff: Swift.String
 
-    /// Creates a `BetaResponseUsage`.
+    /// Creates a new `BetaApplyPatchUpdateFileOperation`.
     ///
     /// - Parameters:
-    ///   - inputTokens: The number of input tokens.
-    ///   - inputTokensDetails: A detailed breakdown of the input tokens.
-    ///   - outputTokens: The number of output tokens.
-    ///   - outputTokensDetails: A detailed breakdown of the output tokens.
-    ///   - totalTokens: The total number of tokens used.
+    ///   - path: Path of the file to update.
+    ///   - diff: Diff to apply.
     public init(
-        inputTokens: Swift.Int,
-        inputTokensDetails: BetaResponseUsage.InputTokensDetails,
-        outputTokens: Swift.Int,
-        outputTokensDetails: BetaResponseUsage.OutputTokensDetails,
-        totalTokens: Swift.Int
+        path: Swift.String,
+        diff: Swift.String
     ) {
-        self.inputTokens = inputTokens
-        self.inputTokensDetails = inputTokensDetails
-        self.outputTokens = outputTokens
-        self.outputTokensDetails = outputTokensDetails
-        self.totalTokens = totalTokens
+        self.path = path
+        self.diff = diff
     }
 
     enum CodingKeys: Swift.String, CodingKey {
-        case inputTokens = "input_tokens"
-        case inputTokensDetails = "input_tokens_details"
-        case outputTokens = "output_tokens"
-        case outputTokensDetails = "output_tokens_details"
-        case totalTokens = "total_tokens"
+        case path
+        case diff
+        case type
     }
 
+    /// Decodes a `BetaApplyPatchUpdateFileOperation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-        self.inputTokensDetails = try container.decode(BetaResponseUsage.InputTokensDetails.self, forKey: .inputTokensDetails)
-        self.outputTokens = try container.decode(Swift.Int.self, forKey: .outputTokens)
-        self.outputTokensDetails = try container.decode(BetaResponseUsage.OutputTokensDetails.self, forKey: .outputTokensDetails)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
+        try container.decodeConstant("update_file", forKey: .type)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+        self.diff = try container.decode(Swift.String.self, forKey: .diff)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.inputTokens, forKey: .inputTokens)
-        try container.encode(self.inputTokensDetails, forKey: .inputTokensDetails)
-        try container.encode(self.outputTokens, forKey: .outputTokens)
-        try container.encode(self.outputTokensDetails, forKey: .outputTokensDetails)
-        try container.encode(self.totalTokens, forKey: .totalTokens)
+        try container.encode("update_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// Instruction describing how to delete a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperation`.
+public struct BetaApplyPatchDeleteFileOperation: Codable, Hashable, Sendable {
+    /// Path of the file to delete.
+    public var path: Swift.String
+
+    /// Creates a new `BetaApplyPatchDeleteFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to delete.
+    public init(path: Swift.String) {
+        self.path = path
     }
 
-    /// A detailed breakdown of the input tokens.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponseUsage/properties/input_tokens_details`.
-    public struct InputTokensDetails: Codable, Hashable, Sendable {
-        /// The number of tokens that were retrieved from the cache.
-        /// [More on prompt caching](/docs/guides/prompt-caching).
-        public var cachedTokens: Swift.Int
-        /// The number of input tokens that were written to the cache.
-        public var cacheWriteTokens: Swift.Int?
-
-        /// Creates a `InputTokensDetails`.
-        ///
-        /// - Parameters:
-        ///   - cachedTokens: The number of tokens that were retrieved from the cache.
-        ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
-        public init(
-            cachedTokens: Swift.Int,
-            cacheWriteTokens: Swift.Int? = nil
-        ) {
-            self.cachedTokens = cachedTokens
-            self.cacheWriteTokens = cacheWriteTokens
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case cachedTokens = "cached_tokens"
-            case cacheWriteTokens = "cache_write_tokens"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
-            self.cacheWriteTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cacheWriteTokens)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.cachedTokens, forKey: .cachedTokens)
-            try container.encodeIfPresent(self.cacheWriteTokens, forKey: .cacheWriteTokens)
-        }
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case type
     }
 
-    /// A detailed breakdown of the output tokens.
+    /// Decodes a `BetaApplyPatchDeleteFileOperation` from its JSON object; members it does not declare are ignored.
     ///
-    /// - Remark: Generated from `#/components/schemas/BetaResponseUsage/properties/output_tokens_details`.
-    public struct OutputTokensDetails: Codable, Hashable, Sendable {
-        /// The number of reasoning tokens.
-        public var reasoningTokens: Swift.Int
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("delete_file", forKey: .type)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+    }
 
-        /// Creates a `OutputTokensDetails`.
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("delete_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+    }
+}
+
+/// Instruction describing how to create a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperation`.
+public struct BetaApplyPatchCreateFileOperation: Codable, Hashable, Sendable {
+    /// Path of the file to create.
+    public var path: Swift.String
+    /// Diff to apply.
+    public var diff: Swift.String
+
+    /// Creates a new `BetaApplyPatchCreateFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to create.
+    ///   - diff: Diff to apply.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes a `BetaApplyPatchCreateFileOperation` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("create_file", forKey: .type)
+        self.path = try container.decode(Swift.String.self, forKey: .path)
+        self.diff = try container.decode(Swift.String.self, forKey: .diff)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("create_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// The `BetaApplyPatchCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallStatus`.
+public struct BetaApplyPatchCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+}
+
+/// The output of a shell tool call that was emitted.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutput`.
+public struct BetaFunctionShellCallOutput: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the shell call output. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
+    public var status: BetaFunctionShellCallOutputStatusEnum
+    /// An array of shell call output contents
+    public var output: [BetaFunctionShellCallOutputContent]
+    /// The `max_output_length` member.
+    public var maxOutputLength: Swift.Int?
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+
+    /// Creates a new `BetaFunctionShellCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the shell call output. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - status: The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
+    ///   - output: An array of shell call output contents
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
+    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: BetaFunctionShellCallOutputStatusEnum,
+        output: [BetaFunctionShellCallOutputContent],
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        maxOutputLength: Swift.Int? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.output = output
+        self.maxOutputLength = maxOutputLength
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case output
+        case maxOutputLength = "max_output_length"
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes a `BetaFunctionShellCallOutput` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell_call_output", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
+        self.status = try container.decode(BetaFunctionShellCallOutputStatusEnum.self, forKey: .status)
+        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContent].self, forKey: .output) ?? []
+        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.output, forKey: .output)
+        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+}
+
+/// The content of a shell tool call output that was emitted.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent`.
+public struct BetaFunctionShellCallOutputContent: Codable, Hashable, Sendable {
+    /// The standard output that was captured.
+    public var stdout: Swift.String
+    /// The standard error output that was captured.
+    public var stderr: Swift.String
+    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    public var outcome: BetaFunctionShellCallOutputContent.Outcome
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+
+    /// Creates a new `BetaFunctionShellCallOutputContent`.
+    ///
+    /// - Parameters:
+    ///   - stdout: The standard output that was captured.
+    ///   - stderr: The standard error output that was captured.
+    ///   - outcome: Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        stdout: Swift.String,
+        stderr: Swift.String,
+        outcome: BetaFunctionShellCallOutputContent.Outcome,
+        createdBy: Swift.String? = nil
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.outcome = outcome
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case stdout
+        case stderr
+        case outcome
+        case createdBy = "created_by"
+    }
+
+    /// Decodes a `BetaFunctionShellCallOutputContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
+        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
+        self.outcome = try container.decode(BetaFunctionShellCallOutputContent.Outcome.self, forKey: .outcome)
+        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.stdout, forKey: .stdout)
+        try container.encode(self.stderr, forKey: .stderr)
+        try container.encode(self.outcome, forKey: .outcome)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+
+    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent/properties/outcome`.
+    public enum Outcome: Codable, Hashable, Sendable {
+        /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
+        case timeout(BetaFunctionShellCallOutputTimeoutOutcome)
+        /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
+        case exit(BetaFunctionShellCallOutputExitOutcome)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
         ///
-        /// - Parameters:
-        ///   - reasoningTokens: The number of reasoning tokens.
-        public init(
-            reasoningTokens: Swift.Int
-        ) {
-            self.reasoningTokens = reasoningTokens
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case reasoningTokens = "reasoning_tokens"
-        }
-
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reasoningTokens = try container.decode(Swift.Int.self, forKey: .reasoningTokens)
+            switch decoder.discriminator("type") {
+                case "timeout":
+                    self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcome(from: decoder))
+                case "exit":
+                    self = .exit(try BetaFunctionShellCallOutputExitOutcome(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.reasoningTokens, forKey: .reasoningTokens)
+            switch self {
+                case .timeout(let value): try value.encode(to: encoder)
+                case .exit(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
         }
+    }
+}
+
+/// Indicates that the shell commands finished and returned an exit code.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcome`.
+public struct BetaFunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable {
+    /// Exit code from the shell process.
+    public var exitCode: Swift.Int
+
+    /// Creates a new `BetaFunctionShellCallOutputExitOutcome`.
+    ///
+    /// - Parameters:
+    ///   - exitCode: Exit code from the shell process.
+    public init(exitCode: Swift.Int) {
+        self.exitCode = exitCode
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case exitCode = "exit_code"
+        case type
+    }
+
+    /// Decodes a `BetaFunctionShellCallOutputExitOutcome` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("exit", forKey: .type)
+        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("exit", forKey: .type)
+        try container.encode(self.exitCode, forKey: .exitCode)
+    }
+}
+
+/// Indicates that the shell call exceeded its configured time limit.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcome`.
+public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable {
+    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcome`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaFunctionShellCallOutputTimeoutOutcome` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("timeout", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("timeout", forKey: .type)
+    }
+}
+
+/// The `BetaFunctionShellCallOutputStatusEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputStatusEnum`.
+public struct BetaFunctionShellCallOutputStatusEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// A tool call that executes one or more shell commands in a managed environment.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall`.
+public struct BetaFunctionShellCall: Codable, Hashable, Sendable {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the shell tool call. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The shell commands and limits that describe how to run the tool call.
+    public var action: BetaFunctionShellAction
+    /// The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
+    public var status: BetaFunctionShellCallStatus
+    /// The `environment` member.
+    public var environment: BetaFunctionShellCall.Environment?
+    /// The ID of the entity that created this tool call.
+    public var createdBy: Swift.String?
+
+    /// Creates a new `BetaFunctionShellCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the shell tool call. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - action: The shell commands and limits that describe how to run the tool call.
+    ///   - status: The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
+    ///   - environment: The `environment` member.
+    ///   - createdBy: The ID of the entity that created this tool call.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        action: BetaFunctionShellAction,
+        status: BetaFunctionShellCallStatus,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        environment: BetaFunctionShellCall.Environment? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.action = action
+        self.status = status
+        self.environment = environment
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case action
+        case status
+        case environment
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes a `BetaFunctionShellCall` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("shell_call", forKey: .type)
+        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
+        self.id = try container.decode(Swift.String.self, forKey: .id)
+        self.callID = try container.decode(Swift.String.self, forKey: .callID)
+        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
+        self.action = try container.decode(BetaFunctionShellAction.self, forKey: .action)
+        self.status = try container.decode(BetaFunctionShellCallStatus.self, forKey: .status)
+        self.environment = try container.decodeIfPresent(BetaFunctionShellCall.Environment.self, forKey: .environment)
+        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.action, forKey: .action)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.environment, forKey: .environment)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+
+    /// The `0` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall/properties/environment/anyOf/0`.
+    public enum Environment: Codable, Hashable, Sendable {
+        /// Represents the use of a local environment to perform shell actions. (type: `local`)
+        case local(BetaLocalEnvironmentResource)
+        /// Represents a container created with /v1/containers. (type: `container_reference`)
+        case containerReference(BetaContainerReferenceResource)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+                case "local":
+                    self = .local(try BetaLocalEnvironmentResource(from: decoder))
+                case "container_reference":
+                    self = .containerReference(try BetaContainerReferenceResource(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+                case .local(let value): try value.encode(to: encoder)
+                case .containerReference(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Represents a container created with /v1/containers.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerReferenceResource`.
+public struct BetaContainerReferenceResource: Codable, Hashable, Sendable {
+    /// The `container_id` member.
+    public var containerID: Swift.String
+
+    /// Creates a new `BetaContainerReferenceResource`.
+    ///
+    /// - Parameters:
+    ///   - containerID: The `container_id` member.
+    public init(containerID: Swift.String) {
+        self.containerID = containerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case containerID = "container_id"
+        case type
+    }
+
+    /// Decodes a `BetaContainerReferenceResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("container_reference", forKey: .type)
+        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_reference", forKey: .type)
+        try container.encode(self.containerID, forKey: .containerID)
+    }
+}
+
+/// Represents the use of a local environment to perform shell actions.
+///
+/// - Remark: Generated from `#/components/schemas/BetaLocalEnvironmentResource`.
+public struct BetaLocalEnvironmentResource: Codable, Hashable, Sendable {
+    /// Creates a new `BetaLocalEnvironmentResource`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes a `BetaLocalEnvironmentResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("local", forKey: .type)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("local", forKey: .type)
+    }
+}
+
+/// The `BetaFunctionShellCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallStatus`.
+public struct BetaFunctionShellCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// Execute a shell command.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellAction`.
+public struct BetaFunctionShellAction: Codable, Hashable, Sendable {
+    /// The `commands` member.
+    public var commands: [Swift.String]
+    /// The `timeout_ms` member.
+    public var timeoutMs: Swift.Int?
+    /// The `max_output_length` member.
+    public var maxOutputLength: Swift.Int?
+
+    /// Creates a new `BetaFunctionShellAction`.
+    ///
+    /// - Parameters:
+    ///   - commands: The `commands` member.
+    ///   - timeoutMs: The `timeout_ms` member.
+    ///   - maxOutputLength: The `max_output_length` member.
+    public init(
+        commands: [Swift.String],
+        timeoutMs: Swift.Int? = nil,
+        maxOutputLength: Swift.Int? = nil
+    ) {
+        self.commands = commands
+        self.timeoutMs = timeoutMs
+        self.maxOutputLength = maxOutputLength
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case commands
+        case timeoutMs = "timeout_ms"
+        case maxOutputLength = "max_output_length"
+    }
+
+    /// Decodes a `BetaFunctionShellAction` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
+        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
+        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.commands, forKey: .commands)
+        try container.encode(self.timeoutMs, forKey: .timeoutMs)
+        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
     }
 }

@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `SkillResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/SkillResource`.
 public struct SkillResource: Codable, Hashable, Sendable {
     /// Unique identifier for the skill.
@@ -18,7 +20,7 @@ public struct SkillResource: Codable, Hashable, Sendable {
     /// Latest version for the skill.
     public var latestVersion: Swift.String
 
-    /// Creates a `SkillResource`.
+    /// Creates a new `SkillResource`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the skill.
@@ -53,6 +55,10 @@ public struct SkillResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `SkillResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("skill", forKey: .object)
@@ -64,6 +70,9 @@ public struct SkillResource: Codable, Hashable, Sendable {
         self.latestVersion = try container.decode(Swift.String.self, forKey: .latestVersion)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("skill", forKey: .object)
@@ -76,27 +85,31 @@ public struct SkillResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `SkillListResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/SkillListResource`.
 public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of items
     public var data: [SkillResource]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `SkillListResource`.
+    /// Creates a new `SkillListResource`.
     ///
     /// - Parameters:
     ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: Whether there are more items available.
     public init(
         data: [SkillResource],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -112,6 +125,10 @@ public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `SkillListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -121,6 +138,9 @@ public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -142,15 +162,14 @@ public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSkillBody`.
 public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+    /// The `files` member.
     public var files: CreateSkillBody.Files
 
-    /// Creates a `CreateSkillBody`.
+    /// Creates a new `CreateSkillBody`.
     ///
     /// - Parameters:
     ///   - files: The `files` member.
-    public init(
-        files: CreateSkillBody.Files
-    ) {
+    public init(files: CreateSkillBody.Files) {
         self.files = files
     }
 
@@ -158,11 +177,18 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
         case files
     }
 
+    /// Decodes a `CreateSkillBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.files = try container.decode(CreateSkillBody.Files.self, forKey: .files)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.files, forKey: .files)
@@ -172,6 +198,8 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
         try form.append("files", self.files)
     }
 
+    /// The `files` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillBody/properties/files`.
@@ -183,6 +211,9 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? [Foundation.Data](from: decoder) {
                 self = .strings(value)
@@ -195,6 +226,9 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .strings(let value): try value.encode(to: encoder)
@@ -212,13 +246,11 @@ public struct SetDefaultSkillVersionBody: Codable, Hashable, Sendable {
     /// The skill version number to set as default.
     public var defaultVersion: Swift.String
 
-    /// Creates a `SetDefaultSkillVersionBody`.
+    /// Creates a new `SetDefaultSkillVersionBody`.
     ///
     /// - Parameters:
     ///   - defaultVersion: The skill version number to set as default.
-    public init(
-        defaultVersion: Swift.String
-    ) {
+    public init(defaultVersion: Swift.String) {
         self.defaultVersion = defaultVersion
     }
 
@@ -226,23 +258,34 @@ public struct SetDefaultSkillVersionBody: Codable, Hashable, Sendable {
         case defaultVersion = "default_version"
     }
 
+    /// Decodes a `SetDefaultSkillVersionBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.defaultVersion = try container.decode(Swift.String.self, forKey: .defaultVersion)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.defaultVersion, forKey: .defaultVersion)
     }
 }
 
+/// The `DeletedSkillResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeletedSkillResource`.
 public struct DeletedSkillResource: Codable, Hashable, Sendable {
+    /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// The `id` member.
     public var id: Swift.String
 
-    /// Creates a `DeletedSkillResource`.
+    /// Creates a new `DeletedSkillResource`.
     ///
     /// - Parameters:
     ///   - deleted: The `deleted` member.
@@ -261,6 +304,10 @@ public struct DeletedSkillResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeletedSkillResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("skill.deleted", forKey: .object)
@@ -268,6 +315,9 @@ public struct DeletedSkillResource: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("skill.deleted", forKey: .object)
@@ -276,6 +326,8 @@ public struct DeletedSkillResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `SkillVersionResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/SkillVersionResource`.
 public struct SkillVersionResource: Codable, Hashable, Sendable {
     /// Unique identifier for the skill version.
@@ -291,7 +343,7 @@ public struct SkillVersionResource: Codable, Hashable, Sendable {
     /// Description of the skill version.
     public var description: Swift.String
 
-    /// Creates a `SkillVersionResource`.
+    /// Creates a new `SkillVersionResource`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the skill version.
@@ -326,6 +378,10 @@ public struct SkillVersionResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `SkillVersionResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("skill.version", forKey: .object)
@@ -337,6 +393,9 @@ public struct SkillVersionResource: Codable, Hashable, Sendable {
         self.description = try container.decode(Swift.String.self, forKey: .description)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("skill.version", forKey: .object)
@@ -349,27 +408,31 @@ public struct SkillVersionResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `SkillVersionListResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/SkillVersionListResource`.
 public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of items
     public var data: [SkillVersionResource]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `SkillVersionListResource`.
+    /// Creates a new `SkillVersionListResource`.
     ///
     /// - Parameters:
     ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: Whether there are more items available.
     public init(
         data: [SkillVersionResource],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -385,6 +448,10 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
+    /// Decodes a `SkillVersionListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -394,6 +461,9 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage 
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -415,11 +485,12 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage 
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody`.
 public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+    /// The `files` member.
     public var files: CreateSkillVersionBody.Files
     /// Whether to set this version as the default.
     public var `default`: Swift.Bool?
 
-    /// Creates a `CreateSkillVersionBody`.
+    /// Creates a new `CreateSkillVersionBody`.
     ///
     /// - Parameters:
     ///   - files: The `files` member.
@@ -437,12 +508,19 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
         case `default`
     }
 
+    /// Decodes a `CreateSkillVersionBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.files = try container.decode(CreateSkillVersionBody.Files.self, forKey: .files)
         self.`default` = try container.decodeIfPresent(Swift.Bool.self, forKey: .`default`)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.files, forKey: .files)
@@ -454,6 +532,8 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
         try form.append("default", self.`default`)
     }
 
+    /// The `files` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody/properties/files`.
@@ -465,6 +545,9 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? [Foundation.Data](from: decoder) {
                 self = .strings(value)
@@ -477,6 +560,9 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .strings(let value): try value.encode(to: encoder)
@@ -487,14 +573,18 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
     }
 }
 
+/// The `DeletedSkillVersionResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeletedSkillVersionResource`.
 public struct DeletedSkillVersionResource: Codable, Hashable, Sendable {
+    /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// The `id` member.
     public var id: Swift.String
     /// The deleted skill version.
     public var version: Swift.String
 
-    /// Creates a `DeletedSkillVersionResource`.
+    /// Creates a new `DeletedSkillVersionResource`.
     ///
     /// - Parameters:
     ///   - deleted: The `deleted` member.
@@ -517,6 +607,10 @@ public struct DeletedSkillVersionResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeletedSkillVersionResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("skill.version.deleted", forKey: .object)
@@ -525,6 +619,9 @@ public struct DeletedSkillVersionResource: Codable, Hashable, Sendable {
         self.version = try container.decode(Swift.String.self, forKey: .version)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("skill.version.deleted", forKey: .object)

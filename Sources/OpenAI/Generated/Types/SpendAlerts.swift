@@ -12,7 +12,7 @@ public struct CreateSpendAlertBody: Codable, Hashable, Sendable {
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
 
-    /// Creates a `CreateSpendAlertBody`.
+    /// Creates a new `CreateSpendAlertBody`.
     ///
     /// - Parameters:
     ///   - thresholdAmount: The alert threshold amount, in cents.
@@ -32,6 +32,10 @@ public struct CreateSpendAlertBody: Codable, Hashable, Sendable {
         case interval
     }
 
+    /// Decodes a `CreateSpendAlertBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("USD", forKey: .currency)
@@ -40,6 +44,9 @@ public struct CreateSpendAlertBody: Codable, Hashable, Sendable {
         self.notificationChannel = try container.decode(SpendAlertNotificationChannel.self, forKey: .notificationChannel)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("USD", forKey: .currency)
@@ -60,7 +67,7 @@ public struct OrganizationSpendAlert: Codable, Hashable, Sendable {
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
 
-    /// Creates a `OrganizationSpendAlert`.
+    /// Creates a new `OrganizationSpendAlert`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
@@ -85,6 +92,10 @@ public struct OrganizationSpendAlert: Codable, Hashable, Sendable {
         case interval
     }
 
+    /// Decodes a `OrganizationSpendAlert` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.spend_alert", forKey: .object)
@@ -95,6 +106,9 @@ public struct OrganizationSpendAlert: Codable, Hashable, Sendable {
         self.notificationChannel = try container.decode(SpendAlertNotificationChannel.self, forKey: .notificationChannel)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.spend_alert", forKey: .object)
@@ -115,7 +129,7 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Hashable, Sendable
     /// Whether the spend alert was deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `OrganizationSpendAlertDeletedResource`.
+    /// Creates a new `OrganizationSpendAlertDeletedResource`.
     ///
     /// - Parameters:
     ///   - id: The deleted spend alert ID.
@@ -134,6 +148,10 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Hashable, Sendable
         case object
     }
 
+    /// Decodes a `OrganizationSpendAlertDeletedResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.spend_alert.deleted", forKey: .object)
@@ -141,6 +159,9 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Hashable, Sendable
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.spend_alert.deleted", forKey: .object)
@@ -162,18 +183,18 @@ public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, C
     /// Whether more spend alerts are available when paginating.
     public var hasMore: Swift.Bool
 
-    /// Creates a `OrganizationSpendAlertListResource`.
+    /// Creates a new `OrganizationSpendAlertListResource`.
     ///
     /// - Parameters:
     ///   - data: Spend alerts returned in the current page.
+    ///   - hasMore: Whether more spend alerts are available when paginating.
     ///   - firstID: The ID of the first spend alert in this page.
     ///   - lastID: The ID of the last spend alert in this page.
-    ///   - hasMore: Whether more spend alerts are available when paginating.
     public init(
         data: [OrganizationSpendAlert],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -189,6 +210,10 @@ public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, C
         case object
     }
 
+    /// Decodes a `OrganizationSpendAlertListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -198,6 +223,9 @@ public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, C
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -226,7 +254,7 @@ public struct ProjectSpendAlert: Codable, Hashable, Sendable {
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
 
-    /// Creates a `ProjectSpendAlert`.
+    /// Creates a new `ProjectSpendAlert`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
@@ -251,6 +279,10 @@ public struct ProjectSpendAlert: Codable, Hashable, Sendable {
         case interval
     }
 
+    /// Decodes a `ProjectSpendAlert` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.spend_alert", forKey: .object)
@@ -261,6 +293,9 @@ public struct ProjectSpendAlert: Codable, Hashable, Sendable {
         self.notificationChannel = try container.decode(SpendAlertNotificationChannel.self, forKey: .notificationChannel)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.spend_alert", forKey: .object)
@@ -281,7 +316,7 @@ public struct ProjectSpendAlertDeletedResource: Codable, Hashable, Sendable {
     /// Whether the spend alert was deleted.
     public var deleted: Swift.Bool
 
-    /// Creates a `ProjectSpendAlertDeletedResource`.
+    /// Creates a new `ProjectSpendAlertDeletedResource`.
     ///
     /// - Parameters:
     ///   - id: The deleted spend alert ID.
@@ -300,6 +335,10 @@ public struct ProjectSpendAlertDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `ProjectSpendAlertDeletedResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("project.spend_alert.deleted", forKey: .object)
@@ -307,6 +346,9 @@ public struct ProjectSpendAlertDeletedResource: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("project.spend_alert.deleted", forKey: .object)
@@ -328,18 +370,18 @@ public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, Cursor
     /// Whether more spend alerts are available when paginating.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ProjectSpendAlertListResource`.
+    /// Creates a new `ProjectSpendAlertListResource`.
     ///
     /// - Parameters:
     ///   - data: Spend alerts returned in the current page.
+    ///   - hasMore: Whether more spend alerts are available when paginating.
     ///   - firstID: The ID of the first spend alert in this page.
     ///   - lastID: The ID of the last spend alert in this page.
-    ///   - hasMore: Whether more spend alerts are available when paginating.
     public init(
         data: [ProjectSpendAlert],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -355,6 +397,10 @@ public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, Cursor
         case object
     }
 
+    /// Decodes a `ProjectSpendAlertListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -364,6 +410,9 @@ public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, Cursor
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -390,7 +439,7 @@ public struct SpendAlertNotificationChannel: Codable, Hashable, Sendable {
     /// Optional subject prefix for alert emails.
     public var subjectPrefix: Swift.String?
 
-    /// Creates a `SpendAlertNotificationChannel`.
+    /// Creates a new `SpendAlertNotificationChannel`.
     ///
     /// - Parameters:
     ///   - recipients: Email addresses that receive the spend alert notification.
@@ -409,6 +458,10 @@ public struct SpendAlertNotificationChannel: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `SpendAlertNotificationChannel` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("email", forKey: .type)
@@ -416,6 +469,9 @@ public struct SpendAlertNotificationChannel: Codable, Hashable, Sendable {
         self.subjectPrefix = try container.decodeIfPresent(Swift.String.self, forKey: .subjectPrefix)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("email", forKey: .type)

@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `AddUploadPartRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/AddUploadPartRequest`.
 public struct AddUploadPartRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// The chunk of bytes for this Part.
@@ -10,13 +12,11 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, MultipartFormEn
     /// Raw bytes.
     public var data: FileUpload
 
-    /// Creates a `AddUploadPartRequest`.
+    /// Creates a new `AddUploadPartRequest`.
     ///
     /// - Parameters:
     ///   - data: The chunk of bytes for this Part.
-    public init(
-        data: FileUpload
-    ) {
+    public init(data: FileUpload) {
         self.data = data
     }
 
@@ -24,11 +24,18 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, MultipartFormEn
         case data
     }
 
+    /// Decodes a `AddUploadPartRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.data = try container.decode(FileUpload.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.data, forKey: .data)
@@ -39,6 +46,8 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, MultipartFormEn
     }
 }
 
+/// The `CompleteUploadRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CompleteUploadRequest`.
 public struct CompleteUploadRequest: Codable, Hashable, Sendable {
     /// The ordered list of Part IDs.
@@ -46,7 +55,7 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable {
     /// The optional md5 checksum for the file contents to verify if the bytes uploaded matches what you expect.
     public var md5: Swift.String?
 
-    /// Creates a `CompleteUploadRequest`.
+    /// Creates a new `CompleteUploadRequest`.
     ///
     /// - Parameters:
     ///   - partIDs: The ordered list of Part IDs.
@@ -64,12 +73,19 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable {
         case md5
     }
 
+    /// Decodes a `CompleteUploadRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.partIDs = try container.decodeIfPresent([Swift.String].self, forKey: .partIDs) ?? []
         self.md5 = try container.decodeIfPresent(Swift.String.self, forKey: .md5)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.partIDs, forKey: .partIDs)
@@ -77,6 +93,8 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateUploadRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateUploadRequest`.
 public struct CreateUploadRequest: Codable, Hashable, Sendable {
     /// The name of the file to upload.
@@ -97,7 +115,7 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable {
     /// The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
     public var expiresAfter: FileExpirationAfter?
 
-    /// Creates a `CreateUploadRequest`.
+    /// Creates a new `CreateUploadRequest`.
     ///
     /// - Parameters:
     ///   - filename: The name of the file to upload.
@@ -127,6 +145,10 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable {
         case expiresAfter = "expires_after"
     }
 
+    /// Decodes a `CreateUploadRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.filename = try container.decode(Swift.String.self, forKey: .filename)
@@ -136,6 +158,9 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable {
         self.expiresAfter = try container.decodeIfPresent(FileExpirationAfter.self, forKey: .expiresAfter)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.filename, forKey: .filename)
@@ -154,8 +179,10 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CreateUploadRequest/properties/purpose`.
     public struct Purpose: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `assistants`
@@ -190,9 +217,10 @@ public struct Upload: Codable, Hashable, Sendable {
     public var status: Upload.Status
     /// The Unix timestamp (in seconds) for when the Upload will expire.
     public var expiresAt: Swift.Int
+    /// The `file` member.
     public var file: Upload.File?
 
-    /// Creates a `Upload`.
+    /// Creates a new `Upload`.
     ///
     /// - Parameters:
     ///   - id: The Upload unique identifier, which can be referenced in API endpoints.
@@ -235,6 +263,10 @@ public struct Upload: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `Upload` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("upload", forKey: .object)
@@ -248,6 +280,9 @@ public struct Upload: Codable, Hashable, Sendable {
         self.file = try container.decodeIfPresent(Upload.File.self, forKey: .file)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("upload", forKey: .object)
@@ -267,8 +302,10 @@ public struct Upload: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Upload/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `pending`
@@ -284,6 +321,8 @@ public struct Upload: Codable, Hashable, Sendable {
         public static var expired: Self { Self(rawValue: "expired") }
     }
 
+    /// The `file` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/Upload/properties/file`.
     public struct File: Codable, Hashable, Sendable {
         /// The file identifier, which can be referenced in the API endpoints.
@@ -313,25 +352,25 @@ public struct Upload: Codable, Hashable, Sendable {
             set { _statusDetails = newValue }
         }
 
-        /// Creates a `File`.
+        /// Creates a new `File`.
         ///
         /// - Parameters:
         ///   - id: The file identifier, which can be referenced in the API endpoints.
         ///   - bytes: The size of the file, in bytes.
         ///   - createdAt: The Unix timestamp (in seconds) for when the file was created.
-        ///   - expiresAt: The Unix timestamp (in seconds) for when the file will expire.
         ///   - filename: The name of the file.
         ///   - purpose: The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
         ///   - status: Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
+        ///   - expiresAt: The Unix timestamp (in seconds) for when the file will expire.
         ///   - statusDetails: Deprecated. For details on why a fine-tuning training file failed validation, see the `error` field on `fine_tuning.job`.
         public init(
             id: Swift.String,
             bytes: Swift.Int,
             createdAt: Swift.Int,
-            expiresAt: Swift.Int? = nil,
             filename: Swift.String,
             purpose: Upload.File.Purpose,
             status: Upload.File.Status,
+            expiresAt: Swift.Int? = nil,
             statusDetails: Swift.String? = nil
         ) {
             self.id = id
@@ -356,6 +395,10 @@ public struct Upload: Codable, Hashable, Sendable {
             case object
         }
 
+        /// Decodes a `File` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("file", forKey: .object)
@@ -369,6 +412,9 @@ public struct Upload: Codable, Hashable, Sendable {
             self._statusDetails = try container.decodeIfPresent(Swift.String.self, forKey: .statusDetails)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("file", forKey: .object)
@@ -388,8 +434,10 @@ public struct Upload: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/OpenAIFile/properties/purpose`.
         public struct Purpose: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `assistants`
@@ -424,8 +472,10 @@ public struct Upload: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/OpenAIFile/properties/status`.
         public struct Status: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `uploaded`
@@ -451,7 +501,7 @@ public struct UploadPart: Codable, Hashable, Sendable {
     /// The ID of the Upload object that this Part was added to.
     public var uploadID: Swift.String
 
-    /// Creates a `UploadPart`.
+    /// Creates a new `UploadPart`.
     ///
     /// - Parameters:
     ///   - id: The upload Part unique identifier, which can be referenced in API endpoints.
@@ -474,6 +524,10 @@ public struct UploadPart: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UploadPart` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("upload.part", forKey: .object)
@@ -482,6 +536,9 @@ public struct UploadPart: Codable, Hashable, Sendable {
         self.uploadID = try container.decode(Swift.String.self, forKey: .uploadID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("upload.part", forKey: .object)

@@ -9,14 +9,18 @@ import Foundation
 public struct CostsResult: Codable, Hashable, Sendable {
     /// The monetary value in its associated currency.
     public var amount: CostsResult.Amount?
+    /// The `line_item` member.
     public var lineItem: Swift.String?
+    /// The `project_id` member.
     public var projectID: Swift.String?
+    /// The `api_key_id` member.
     public var apiKeyID: Swift.String?
+    /// The `quantity` member.
     public var quantity: Swift.Double?
     /// The unit of the `quantity` value. If no single supported unit applies to the result, this field is `null`.
     public var quantityUnit: CostsResult.QuantityUnit?
 
-    /// Creates a `CostsResult`.
+    /// Creates a new `CostsResult`.
     ///
     /// - Parameters:
     ///   - amount: The monetary value in its associated currency.
@@ -51,6 +55,10 @@ public struct CostsResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `CostsResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.costs.result", forKey: .object)
@@ -62,6 +70,9 @@ public struct CostsResult: Codable, Hashable, Sendable {
         self.quantityUnit = try container.decodeIfPresent(CostsResult.QuantityUnit.self, forKey: .quantityUnit)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.costs.result", forKey: .object)
@@ -82,7 +93,7 @@ public struct CostsResult: Codable, Hashable, Sendable {
         /// Lowercase ISO-4217 currency e.g. "usd"
         public var currency: Swift.String?
 
-        /// Creates a `Amount`.
+        /// Creates a new `Amount`.
         ///
         /// - Parameters:
         ///   - value: The numeric value of the cost.
@@ -100,12 +111,19 @@ public struct CostsResult: Codable, Hashable, Sendable {
             case currency
         }
 
+        /// Decodes a `Amount` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.value = try container.decodeIfPresent(Swift.Double.self, forKey: .value)
             self.currency = try container.decodeIfPresent(Swift.String.self, forKey: .currency)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.value, forKey: .value)
@@ -119,8 +137,10 @@ public struct CostsResult: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/CostsResult/properties/quantity_unit`.
     public struct QuantityUnit: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `tokens`
@@ -157,12 +177,16 @@ public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable {
     public var characters: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
+    /// The `project_id` member.
     public var projectID: Swift.String?
+    /// The `user_id` member.
     public var userID: Swift.String?
+    /// The `api_key_id` member.
     public var apiKeyID: Swift.String?
+    /// The `model` member.
     public var model: Swift.String?
 
-    /// Creates a `UsageAudioSpeechesResult`.
+    /// Creates a new `UsageAudioSpeechesResult`.
     ///
     /// - Parameters:
     ///   - characters: The number of characters processed.
@@ -197,6 +221,10 @@ public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageAudioSpeechesResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.audio_speeches.result", forKey: .object)
@@ -208,6 +236,9 @@ public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable {
         self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.audio_speeches.result", forKey: .object)
@@ -228,12 +259,16 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable {
     public var seconds: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
+    /// The `project_id` member.
     public var projectID: Swift.String?
+    /// The `user_id` member.
     public var userID: Swift.String?
+    /// The `api_key_id` member.
     public var apiKeyID: Swift.String?
+    /// The `model` member.
     public var model: Swift.String?
 
-    /// Creates a `UsageAudioTranscriptionsResult`.
+    /// Creates a new `UsageAudioTranscriptionsResult`.
     ///
     /// - Parameters:
     ///   - seconds: The number of seconds processed.
@@ -268,6 +303,10 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageAudioTranscriptionsResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.audio_transcriptions.result", forKey: .object)
@@ -279,6 +318,9 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable {
         self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.audio_transcriptions.result", forKey: .object)
@@ -297,9 +339,10 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable {
 public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable {
     /// The number of code interpreter sessions.
     public var numSessions: Swift.Int
+    /// The `project_id` member.
     public var projectID: Swift.String?
 
-    /// Creates a `UsageCodeInterpreterSessionsResult`.
+    /// Creates a new `UsageCodeInterpreterSessionsResult`.
     ///
     /// - Parameters:
     ///   - numSessions: The number of code interpreter sessions.
@@ -318,6 +361,10 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageCodeInterpreterSessionsResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.code_interpreter_sessions.result", forKey: .object)
@@ -325,6 +372,9 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable {
         self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.code_interpreter_sessions.result", forKey: .object)
@@ -367,21 +417,28 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
     public var outputImageTokens: Swift.Int?
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
+    /// The `project_id` member.
     public var projectID: Swift.String?
+    /// The `user_id` member.
     public var userID: Swift.String?
+    /// The `api_key_id` member.
     public var apiKeyID: Swift.String?
+    /// The `model` member.
     public var model: Swift.String?
+    /// The `batch` member.
     public var batch: Swift.Bool?
+    /// The `service_tier` member.
     public var serviceTier: Swift.String?
 
-    /// Creates a `UsageCompletionsResult`.
+    /// Creates a new `UsageCompletionsResult`.
     ///
     /// - Parameters:
     ///   - inputTokens: The aggregated number of input tokens used, including cached and cache-write tokens. This includes text, audio, and image tokens. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
+    ///   - outputTokens: The aggregated number of output tokens used across text, audio, and image outputs. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
+    ///   - numModelRequests: The count of requests made to the model.
     ///   - inputCachedTokens: The aggregated number of cached input tokens used across text, audio, and image inputs. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
     ///   - inputCacheWriteTokens: The aggregated number of input tokens written to the cache.
     ///   - inputUncachedTokens: The aggregated number of uncached input tokens used across text, audio, and image inputs, excluding cache-write tokens.
-    ///   - outputTokens: The aggregated number of output tokens used across text, audio, and image outputs. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
     ///   - inputTextTokens: The aggregated number of uncached text input tokens used, excluding cache-write tokens.
     ///   - outputTextTokens: The aggregated number of text output tokens used.
     ///   - inputCachedTextTokens: The aggregated number of cached text input tokens used.
@@ -391,7 +448,6 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
     ///   - inputImageTokens: The aggregated number of uncached image input tokens used.
     ///   - inputCachedImageTokens: The aggregated number of cached image input tokens used.
     ///   - outputImageTokens: The aggregated number of image output tokens used.
-    ///   - numModelRequests: The count of requests made to the model.
     ///   - projectID: The `project_id` member.
     ///   - userID: The `user_id` member.
     ///   - apiKeyID: The `api_key_id` member.
@@ -400,10 +456,11 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
     ///   - serviceTier: The `service_tier` member.
     public init(
         inputTokens: Swift.Int,
+        outputTokens: Swift.Int,
+        numModelRequests: Swift.Int,
         inputCachedTokens: Swift.Int? = nil,
         inputCacheWriteTokens: Swift.Int? = nil,
         inputUncachedTokens: Swift.Int? = nil,
-        outputTokens: Swift.Int,
         inputTextTokens: Swift.Int? = nil,
         outputTextTokens: Swift.Int? = nil,
         inputCachedTextTokens: Swift.Int? = nil,
@@ -413,7 +470,6 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
         inputImageTokens: Swift.Int? = nil,
         inputCachedImageTokens: Swift.Int? = nil,
         outputImageTokens: Swift.Int? = nil,
-        numModelRequests: Swift.Int,
         projectID: Swift.String? = nil,
         userID: Swift.String? = nil,
         apiKeyID: Swift.String? = nil,
@@ -469,6 +525,10 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageCompletionsResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.completions.result", forKey: .object)
@@ -495,6 +555,9 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
         self.serviceTier = try container.decodeIfPresent(Swift.String.self, forKey: .serviceTier)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.completions.result", forKey: .object)
@@ -530,12 +593,16 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable {
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
+    /// The `project_id` member.
     public var projectID: Swift.String?
+    /// The `user_id` member.
     public var userID: Swift.String?
+    /// The `api_key_id` member.
     public var apiKeyID: Swift.String?
+    /// The `model` member.
     public var model: Swift.String?
 
-    /// Creates a `UsageEmbeddingsResult`.
+    /// Creates a new `UsageEmbeddingsResult`.
     ///
     /// - Parameters:
     ///   - inputTokens: The aggregated number of input tokens used.
@@ -570,6 +637,10 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageEmbeddingsResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.embeddings.result", forKey: .object)
@@ -581,6 +652,9 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable {
         self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.embeddings.result", forKey: .object)
@@ -599,12 +673,16 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable {
 public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable {
     /// The count of file search calls.
     public var numRequests: Swift.Int
+    /// The `project_id` member.
     public var projectID: Swift.String?
+    /// The `user_id` member.
     public var userID: Swift.String?
+    /// The `api_key_id` member.
     public var apiKeyID: Swift.String?
+    /// The `vector_store_id` member.
     public var vectorStoreID: Swift.String?
 
-    /// Creates a `UsageFileSearchCallsResult`.
+    /// Creates a new `UsageFileSearchCallsResult`.
     ///
     /// - Parameters:
     ///   - numRequests: The count of file search calls.
@@ -635,6 +713,10 @@ public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageFileSearchCallsResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.file_searches.result", forKey: .object)
@@ -645,6 +727,9 @@ public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable {
         self.vectorStoreID = try container.decodeIfPresent(Swift.String.self, forKey: .vectorStoreID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.file_searches.result", forKey: .object)
@@ -664,14 +749,20 @@ public struct UsageImagesResult: Codable, Hashable, Sendable {
     public var images: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
+    /// The `source` member.
     public var source: Swift.String?
+    /// The `size` member.
     public var size: Swift.String?
+    /// The `project_id` member.
     public var projectID: Swift.String?
+    /// The `user_id` member.
     public var userID: Swift.String?
+    /// The `api_key_id` member.
     public var apiKeyID: Swift.String?
+    /// The `model` member.
     public var model: Swift.String?
 
-    /// Creates a `UsageImagesResult`.
+    /// Creates a new `UsageImagesResult`.
     ///
     /// - Parameters:
     ///   - images: The number of images processed.
@@ -714,6 +805,10 @@ public struct UsageImagesResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageImagesResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.images.result", forKey: .object)
@@ -727,6 +822,9 @@ public struct UsageImagesResult: Codable, Hashable, Sendable {
         self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.images.result", forKey: .object)
@@ -749,12 +847,16 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable {
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
+    /// The `project_id` member.
     public var projectID: Swift.String?
+    /// The `user_id` member.
     public var userID: Swift.String?
+    /// The `api_key_id` member.
     public var apiKeyID: Swift.String?
+    /// The `model` member.
     public var model: Swift.String?
 
-    /// Creates a `UsageModerationsResult`.
+    /// Creates a new `UsageModerationsResult`.
     ///
     /// - Parameters:
     ///   - inputTokens: The aggregated number of input tokens used.
@@ -789,6 +891,10 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageModerationsResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.moderations.result", forKey: .object)
@@ -800,6 +906,9 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable {
         self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.moderations.result", forKey: .object)
@@ -812,13 +921,18 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable {
     }
 }
 
+/// The `UsageResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UsageResponse`.
 public struct UsageResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [UsageTimeBucket]
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// The `next_page` member.
     public var nextPage: Swift.String?
 
-    /// Creates a `UsageResponse`.
+    /// Creates a new `UsageResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
@@ -841,6 +955,10 @@ public struct UsageResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `UsageResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("page", forKey: .object)
@@ -849,6 +967,9 @@ public struct UsageResponse: Codable, Hashable, Sendable, CursorPage {
         self.nextPage = try container.decodeIfPresent(Swift.String.self, forKey: .nextPage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("page", forKey: .object)
@@ -865,13 +986,18 @@ public struct UsageResponse: Codable, Hashable, Sendable, CursorPage {
     public var nextPageCursor: Swift.String? { nextPage }
 }
 
+/// The `UsageTimeBucket` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UsageTimeBucket`.
 public struct UsageTimeBucket: Codable, Hashable, Sendable {
+    /// The `start_time` member.
     public var startTime: Swift.Int
+    /// The `end_time` member.
     public var endTime: Swift.Int
+    /// The `results` member.
     public var results: [UsageTimeBucket.ResultValue]
 
-    /// Creates a `UsageTimeBucket`.
+    /// Creates a new `UsageTimeBucket`.
     ///
     /// - Parameters:
     ///   - startTime: The `start_time` member.
@@ -894,6 +1020,10 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageTimeBucket` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("bucket", forKey: .object)
@@ -902,6 +1032,9 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
         self.results = try container.decodeIfPresent([UsageTimeBucket.ResultValue].self, forKey: .results) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("bucket", forKey: .object)
@@ -910,6 +1043,8 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
         try container.encode(self.results, forKey: .results)
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by the `object` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/UsageTimeBucket/properties/results/items`.
@@ -939,6 +1074,9 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("object") {
                 case "organization.usage.completions.result":
@@ -968,6 +1106,9 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .organizationUsageCompletionsResult(let value): try value.encode(to: encoder)
@@ -993,9 +1134,10 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
 public struct UsageVectorStoresResult: Codable, Hashable, Sendable {
     /// The vector stores usage in bytes.
     public var usageBytes: Swift.Int
+    /// The `project_id` member.
     public var projectID: Swift.String?
 
-    /// Creates a `UsageVectorStoresResult`.
+    /// Creates a new `UsageVectorStoresResult`.
     ///
     /// - Parameters:
     ///   - usageBytes: The vector stores usage in bytes.
@@ -1014,6 +1156,10 @@ public struct UsageVectorStoresResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageVectorStoresResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.vector_stores.result", forKey: .object)
@@ -1021,6 +1167,9 @@ public struct UsageVectorStoresResult: Codable, Hashable, Sendable {
         self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.vector_stores.result", forKey: .object)
@@ -1037,13 +1186,18 @@ public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable {
     public var numModelRequests: Swift.Int
     /// The count of web search calls.
     public var numRequests: Swift.Int
+    /// The `project_id` member.
     public var projectID: Swift.String?
+    /// The `user_id` member.
     public var userID: Swift.String?
+    /// The `api_key_id` member.
     public var apiKeyID: Swift.String?
+    /// The `model` member.
     public var model: Swift.String?
+    /// The `context_level` member.
     public var contextLevel: Swift.String?
 
-    /// Creates a `UsageWebSearchCallsResult`.
+    /// Creates a new `UsageWebSearchCallsResult`.
     ///
     /// - Parameters:
     ///   - numModelRequests: The count of model requests.
@@ -1082,6 +1236,10 @@ public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UsageWebSearchCallsResult` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.usage.web_searches.result", forKey: .object)
@@ -1094,6 +1252,9 @@ public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable {
         self.contextLevel = try container.decodeIfPresent(Swift.String.self, forKey: .contextLevel)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.usage.web_searches.result", forKey: .object)

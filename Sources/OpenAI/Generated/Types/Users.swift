@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `UserDeleteResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UserDeleteResponse`.
 public struct UserDeleteResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `UserDeleteResponse`.
+    /// Creates a new `UserDeleteResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -27,6 +31,10 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `UserDeleteResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("organization.user.deleted", forKey: .object)
@@ -34,6 +42,9 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("organization.user.deleted", forKey: .object)
@@ -42,25 +53,31 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `UserListResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UserListResponse`.
 public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [User]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `UserListResponse`.
+    /// Creates a new `UserListResponse`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
+    ///   - hasMore: The `has_more` member.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
     public init(
         data: [User],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -76,6 +93,10 @@ public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `UserListResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -85,6 +106,9 @@ public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -102,6 +126,8 @@ public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `UserRoleUpdateRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UserRoleUpdateRequest`.
 public struct UserRoleUpdateRequest: Codable, Hashable, Sendable {
     /// `owner` or `reader`
@@ -113,7 +139,7 @@ public struct UserRoleUpdateRequest: Codable, Hashable, Sendable {
     /// Developer persona metadata.
     public var developerPersona: Swift.String?
 
-    /// Creates a `UserRoleUpdateRequest`.
+    /// Creates a new `UserRoleUpdateRequest`.
     ///
     /// - Parameters:
     ///   - role: `owner` or `reader`
@@ -139,6 +165,10 @@ public struct UserRoleUpdateRequest: Codable, Hashable, Sendable {
         case developerPersona = "developer_persona"
     }
 
+    /// Decodes a `UserRoleUpdateRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
@@ -147,6 +177,9 @@ public struct UserRoleUpdateRequest: Codable, Hashable, Sendable {
         self.developerPersona = try container.decodeIfPresent(Swift.String.self, forKey: .developerPersona)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.role, forKey: .role)

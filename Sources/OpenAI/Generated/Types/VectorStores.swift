@@ -7,7 +7,7 @@ import Foundation
 ///
 /// - Remark: Generated from `#/components/schemas/AutoChunkingStrategyRequestParam`.
 public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable {
-    /// Creates a `AutoChunkingStrategyRequestParam`.
+    /// Creates a new `AutoChunkingStrategyRequestParam`.
     public init() {
     }
 
@@ -15,11 +15,18 @@ public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `AutoChunkingStrategyRequestParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("auto", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("auto", forKey: .type)
@@ -39,6 +46,9 @@ public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "auto":
@@ -50,6 +60,9 @@ public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .auto(let value): try value.encode(to: encoder)
@@ -59,6 +72,8 @@ public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateVectorStoreFileBatchRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileBatchRequest`.
 public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
     /// A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
@@ -67,9 +82,10 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
     public var files: [CreateVectorStoreFileRequest]?
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
     public var chunkingStrategy: ChunkingStrategyRequestParam?
+    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
 
-    /// Creates a `CreateVectorStoreFileBatchRequest`.
+    /// Creates a new `CreateVectorStoreFileBatchRequest`.
     ///
     /// - Parameters:
     ///   - fileIDs: A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
@@ -95,6 +111,10 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
         case attributes
     }
 
+    /// Decodes a `CreateVectorStoreFileBatchRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
@@ -103,6 +123,9 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
         self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
@@ -112,15 +135,18 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateVectorStoreFileRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileRequest`.
 public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable {
     /// A [File](/docs/api-reference/files) ID that the vector store should use. Useful for tools like `file_search` that can access files. For multi-file ingestion, we recommend [`file_batches`](/docs/api-reference/vector-stores-file-batches/createBatch) to minimize per-vector-store write requests.
     public var fileID: Swift.String
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
     public var chunkingStrategy: ChunkingStrategyRequestParam?
+    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
 
-    /// Creates a `CreateVectorStoreFileRequest`.
+    /// Creates a new `CreateVectorStoreFileRequest`.
     ///
     /// - Parameters:
     ///   - fileID: A [File](/docs/api-reference/files) ID that the vector store should use. Useful for tools like `file_search` that can access files. For multi-file ingestion, we recommend [`file_batches`](/docs/api-reference/vector-stores-file-batches/createBatch) to minimize per-vector-store write requests.
@@ -142,6 +168,10 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable {
         case attributes
     }
 
+    /// Decodes a `CreateVectorStoreFileRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
@@ -149,6 +179,9 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable {
         self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.fileID, forKey: .fileID)
@@ -157,6 +190,8 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateVectorStoreRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest`.
 public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
     /// A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
@@ -169,9 +204,10 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
     public var expiresAfter: VectorStoreExpirationAfter?
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
     public var chunkingStrategy: CreateVectorStoreRequest.ChunkingStrategy?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `CreateVectorStoreRequest`.
+    /// Creates a new `CreateVectorStoreRequest`.
     ///
     /// - Parameters:
     ///   - fileIDs: A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
@@ -205,6 +241,10 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes a `CreateVectorStoreRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
@@ -215,6 +255,9 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.fileIDs, forKey: .fileIDs)
@@ -238,6 +281,9 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "auto":
@@ -249,6 +295,9 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .auto(let value): try value.encode(to: encoder)
@@ -259,12 +308,16 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `DeleteVectorStoreFileResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreFileResponse`.
 public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `DeleteVectorStoreFileResponse`.
+    /// Creates a new `DeleteVectorStoreFileResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -283,6 +336,10 @@ public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeleteVectorStoreFileResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("vector_store.file.deleted", forKey: .object)
@@ -290,6 +347,9 @@ public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("vector_store.file.deleted", forKey: .object)
@@ -298,12 +358,16 @@ public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `DeleteVectorStoreResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreResponse`.
 public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `deleted` member.
     public var deleted: Swift.Bool
 
-    /// Creates a `DeleteVectorStoreResponse`.
+    /// Creates a new `DeleteVectorStoreResponse`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -322,6 +386,10 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeleteVectorStoreResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("vector_store.deleted", forKey: .object)
@@ -329,6 +397,9 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable {
         self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("vector_store.deleted", forKey: .object)
@@ -337,15 +408,22 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ListVectorStoreFilesResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListVectorStoreFilesResponse`.
 public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `object` member.
     public var object: Swift.String
+    /// The `data` member.
     public var data: [VectorStoreFileObject]
+    /// The `first_id` member.
     public var firstID: Swift.String
+    /// The `last_id` member.
     public var lastID: Swift.String
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListVectorStoreFilesResponse`.
+    /// Creates a new `ListVectorStoreFilesResponse`.
     ///
     /// - Parameters:
     ///   - object: The `object` member.
@@ -375,6 +453,10 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorP
         case hasMore = "has_more"
     }
 
+    /// Decodes a `ListVectorStoreFilesResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
@@ -384,6 +466,9 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorP
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -401,15 +486,22 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorP
     public var nextPageCursor: Swift.String? { lastID }
 }
 
+/// The `ListVectorStoresResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ListVectorStoresResponse`.
 public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage {
+    /// The `object` member.
     public var object: Swift.String
+    /// The `data` member.
     public var data: [VectorStoreObject]
+    /// The `first_id` member.
     public var firstID: Swift.String
+    /// The `last_id` member.
     public var lastID: Swift.String
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `ListVectorStoresResponse`.
+    /// Creates a new `ListVectorStoresResponse`.
     ///
     /// - Parameters:
     ///   - object: The `object` member.
@@ -439,6 +531,10 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage 
         case hasMore = "has_more"
     }
 
+    /// Decodes a `ListVectorStoresResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.object = try container.decode(Swift.String.self, forKey: .object)
@@ -448,6 +544,9 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage 
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.object, forKey: .object)
@@ -469,7 +568,7 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage 
 ///
 /// - Remark: Generated from `#/components/schemas/OtherChunkingStrategyResponseParam`.
 public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable {
-    /// Creates a `OtherChunkingStrategyResponseParam`.
+    /// Creates a new `OtherChunkingStrategyResponseParam`.
     public init() {
     }
 
@@ -477,17 +576,26 @@ public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `OtherChunkingStrategyResponseParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("other", forKey: .type)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("other", forKey: .type)
     }
 }
 
+/// The `StaticChunkingStrategy` schema.
+///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategy`.
 public struct StaticChunkingStrategy: Codable, Hashable, Sendable {
     /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
@@ -497,7 +605,7 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable {
     /// Note that the overlap must not exceed half of `max_chunk_size_tokens`.
     public var chunkOverlapTokens: Swift.Int
 
-    /// Creates a `StaticChunkingStrategy`.
+    /// Creates a new `StaticChunkingStrategy`.
     ///
     /// - Parameters:
     ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
@@ -515,12 +623,19 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable {
         case chunkOverlapTokens = "chunk_overlap_tokens"
     }
 
+    /// Decodes a `StaticChunkingStrategy` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.maxChunkSizeTokens = try container.decode(Swift.Int.self, forKey: .maxChunkSizeTokens)
         self.chunkOverlapTokens = try container.decode(Swift.Int.self, forKey: .chunkOverlapTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.maxChunkSizeTokens, forKey: .maxChunkSizeTokens)
@@ -532,15 +647,14 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyRequestParam`.
 public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable {
+    /// The `static` member.
     public var `static`: StaticChunkingStrategy
 
-    /// Creates a `StaticChunkingStrategyRequestParam`.
+    /// Creates a new `StaticChunkingStrategyRequestParam`.
     ///
     /// - Parameters:
     ///   - static: The `static` member.
-    public init(
-        `static`: StaticChunkingStrategy
-    ) {
+    public init(`static`: StaticChunkingStrategy) {
         self.`static` = `static`
     }
 
@@ -549,12 +663,19 @@ public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `StaticChunkingStrategyRequestParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("static", forKey: .type)
         self.`static` = try container.decode(StaticChunkingStrategy.self, forKey: .`static`)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("static", forKey: .type)
@@ -566,15 +687,14 @@ public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyResponseParam`.
 public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable {
+    /// The `static` member.
     public var `static`: StaticChunkingStrategy
 
-    /// Creates a `StaticChunkingStrategyResponseParam`.
+    /// Creates a new `StaticChunkingStrategyResponseParam`.
     ///
     /// - Parameters:
     ///   - static: The `static` member.
-    public init(
-        `static`: StaticChunkingStrategy
-    ) {
+    public init(`static`: StaticChunkingStrategy) {
         self.`static` = `static`
     }
 
@@ -583,12 +703,19 @@ public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `StaticChunkingStrategyResponseParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("static", forKey: .type)
         self.`static` = try container.decode(StaticChunkingStrategy.self, forKey: .`static`)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("static", forKey: .type)
@@ -596,17 +723,18 @@ public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable {
     }
 }
 
+/// The `UpdateVectorStoreFileAttributesRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreFileAttributesRequest`.
 public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendable {
+    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
 
-    /// Creates a `UpdateVectorStoreFileAttributesRequest`.
+    /// Creates a new `UpdateVectorStoreFileAttributesRequest`.
     ///
     /// - Parameters:
     ///   - attributes: The `attributes` member.
-    public init(
-        attributes: VectorStoreFileAttributes? = nil
-    ) {
+    public init(attributes: VectorStoreFileAttributes? = nil) {
         self.attributes = attributes
     }
 
@@ -614,25 +742,36 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendabl
         case attributes
     }
 
+    /// Decodes a `UpdateVectorStoreFileAttributesRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.attributes, forKey: .attributes)
     }
 }
 
+/// The `UpdateVectorStoreRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreRequest`.
 public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
     /// The name of the vector store.
     public var name: Swift.String?
+    /// The `expires_after` member.
     public var expiresAfter: UpdateVectorStoreRequest.ExpiresAfter?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `UpdateVectorStoreRequest`.
+    /// Creates a new `UpdateVectorStoreRequest`.
     ///
     /// - Parameters:
     ///   - name: The name of the vector store.
@@ -654,6 +793,10 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
+    /// Decodes a `UpdateVectorStoreRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
@@ -661,6 +804,9 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.name, forKey: .name)
@@ -668,18 +814,18 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
     }
 
+    /// The `expires_after` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreRequest/properties/expires_after`.
     public struct ExpiresAfter: Codable, Hashable, Sendable {
         /// The number of days after the anchor time that the vector store will expire.
         public var days: Swift.Int
 
-        /// Creates a `ExpiresAfter`.
+        /// Creates a new `ExpiresAfter`.
         ///
         /// - Parameters:
         ///   - days: The number of days after the anchor time that the vector store will expire.
-        public init(
-            days: Swift.Int
-        ) {
+        public init(days: Swift.Int) {
             self.days = days
         }
 
@@ -688,12 +834,19 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
             case anchor
         }
 
+        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("last_active_at", forKey: .anchor)
             self.days = try container.decode(Swift.Int.self, forKey: .days)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("last_active_at", forKey: .anchor)
@@ -709,13 +862,11 @@ public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable {
     /// The number of days after the anchor time that the vector store will expire.
     public var days: Swift.Int
 
-    /// Creates a `VectorStoreExpirationAfter`.
+    /// Creates a new `VectorStoreExpirationAfter`.
     ///
     /// - Parameters:
     ///   - days: The number of days after the anchor time that the vector store will expire.
-    public init(
-        days: Swift.Int
-    ) {
+    public init(days: Swift.Int) {
         self.days = days
     }
 
@@ -724,12 +875,19 @@ public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable {
         case anchor
     }
 
+    /// Decodes a `VectorStoreExpirationAfter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("last_active_at", forKey: .anchor)
         self.days = try container.decode(Swift.Int.self, forKey: .days)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("last_active_at", forKey: .anchor)
@@ -751,9 +909,10 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
     public var vectorStoreID: Swift.String
     /// The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
     public var status: VectorStoreFileBatchObject.Status
+    /// The `file_counts` member.
     public var fileCounts: VectorStoreFileBatchObject.FileCounts
 
-    /// Creates a `VectorStoreFileBatchObject`.
+    /// Creates a new `VectorStoreFileBatchObject`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
@@ -787,6 +946,10 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
         case fileCounts = "file_counts"
     }
 
+    /// Decodes a `VectorStoreFileBatchObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -797,6 +960,9 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
         self.fileCounts = try container.decode(VectorStoreFileBatchObject.FileCounts.self, forKey: .fileCounts)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -813,8 +979,10 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/object`.
     public struct Object: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `vector_store.file_batch`
@@ -830,8 +998,10 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -847,6 +1017,8 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
+    /// The `file_counts` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/file_counts`.
     public struct FileCounts: Codable, Hashable, Sendable {
         /// The number of files that are currently being processed.
@@ -860,7 +1032,7 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
         /// The total number of files.
         public var total: Swift.Int
 
-        /// Creates a `FileCounts`.
+        /// Creates a new `FileCounts`.
         ///
         /// - Parameters:
         ///   - inProgress: The number of files that are currently being processed.
@@ -890,6 +1062,10 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
             case total
         }
 
+        /// Decodes a `FileCounts` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.inProgress = try container.decode(Swift.Int.self, forKey: .inProgress)
@@ -899,6 +1075,9 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
             self.total = try container.decode(Swift.Int.self, forKey: .total)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.inProgress, forKey: .inProgress)
@@ -918,9 +1097,10 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
     public var data: [VectorStoreFileContentResponse.DataItem]
     /// Indicates if there are more content pages to fetch.
     public var hasMore: Swift.Bool
+    /// The `next_page` member.
     public var nextPage: Swift.String?
 
-    /// Creates a `VectorStoreFileContentResponse`.
+    /// Creates a new `VectorStoreFileContentResponse`.
     ///
     /// - Parameters:
     ///   - data: Parsed content of the file.
@@ -943,6 +1123,10 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
         case object
     }
 
+    /// Decodes a `VectorStoreFileContentResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("vector_store.file_content.page", forKey: .object)
@@ -951,6 +1135,9 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
         self.nextPage = try container.decodeIfPresent(Swift.String.self, forKey: .nextPage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("vector_store.file_content.page", forKey: .object)
@@ -966,6 +1153,8 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { nextPage }
 
+    /// The `items` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse/properties/data/items`.
     public struct DataItem: Codable, Hashable, Sendable {
         /// The content type (currently only `"text"`)
@@ -973,7 +1162,7 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
         /// The text content
         public var text: Swift.String?
 
-        /// Creates a `DataItem`.
+        /// Creates a new `DataItem`.
         ///
         /// - Parameters:
         ///   - type: The content type (currently only `"text"`)
@@ -991,12 +1180,19 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
             case text
         }
 
+        /// Decodes a `DataItem` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
             self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.type, forKey: .type)
@@ -1019,12 +1215,14 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
     public var vectorStoreID: Swift.String
     /// The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
     public var status: VectorStoreFileObject.Status
+    /// The `last_error` member.
     public var lastError: VectorStoreFileObject.LastError?
     /// The strategy used to chunk the file.
     public var chunkingStrategy: VectorStoreFileObject.ChunkingStrategy?
+    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
 
-    /// Creates a `VectorStoreFileObject`.
+    /// Creates a new `VectorStoreFileObject`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
@@ -1067,6 +1265,10 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `VectorStoreFileObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("vector_store.file", forKey: .object)
@@ -1080,6 +1282,9 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
         self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("vector_store.file", forKey: .object)
@@ -1099,8 +1304,10 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `in_progress`
@@ -1125,7 +1332,7 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
         /// A human-readable description of the error.
         public var message: Swift.String
 
-        /// Creates a `LastError`.
+        /// Creates a new `LastError`.
         ///
         /// - Parameters:
         ///   - code: One of `server_error`, `unsupported_file`, or `invalid_file`.
@@ -1143,12 +1350,19 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
             case message
         }
 
+        /// Decodes a `LastError` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.code = try container.decode(VectorStoreFileObject.LastError.Code.self, forKey: .code)
             self.message = try container.decode(Swift.String.self, forKey: .message)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.code, forKey: .code)
@@ -1161,8 +1375,10 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/last_error/anyOf/0/properties/code`.
         public struct Code: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `server_error`
@@ -1189,6 +1405,9 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "static":
@@ -1200,6 +1419,9 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .`static`(let value): try value.encode(to: encoder)
@@ -1222,24 +1444,28 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
     public var name: Swift.String?
     /// The total number of bytes used by the files in the vector store.
     public var usageBytes: Swift.Int
+    /// The `file_counts` member.
     public var fileCounts: VectorStoreObject.FileCounts
     /// The status of the vector store, which can be either `expired`, `in_progress`, or `completed`. A status of `completed` indicates that the vector store is ready for use.
     public var status: VectorStoreObject.Status
     /// The expiration policy for a vector store.
     public var expiresAfter: VectorStoreExpirationAfter?
+    /// The `expires_at` member.
     public var expiresAt: Swift.Int?
+    /// The `last_active_at` member.
     public var lastActiveAt: Swift.Int?
+    /// The `metadata` member.
     public var metadata: Metadata?
 
-    /// Creates a `VectorStoreObject`.
+    /// Creates a new `VectorStoreObject`.
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the vector store was created.
-    ///   - name: The name of the vector store.
     ///   - usageBytes: The total number of bytes used by the files in the vector store.
     ///   - fileCounts: The `file_counts` member.
     ///   - status: The status of the vector store, which can be either `expired`, `in_progress`, or `completed`. A status of `completed` indicates that the vector store is ready for use.
+    ///   - name: The name of the vector store.
     ///   - expiresAfter: The expiration policy for a vector store.
     ///   - expiresAt: The `expires_at` member.
     ///   - lastActiveAt: The `last_active_at` member.
@@ -1247,10 +1473,10 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
-        name: Swift.String? = nil,
         usageBytes: Swift.Int,
         fileCounts: VectorStoreObject.FileCounts,
         status: VectorStoreObject.Status,
+        name: Swift.String? = nil,
         expiresAfter: VectorStoreExpirationAfter? = nil,
         expiresAt: Swift.Int? = nil,
         lastActiveAt: Swift.Int? = nil,
@@ -1282,6 +1508,10 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `VectorStoreObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("vector_store", forKey: .object)
@@ -1297,6 +1527,9 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("vector_store", forKey: .object)
@@ -1312,6 +1545,8 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
         try container.encode(self.metadata, forKey: .metadata)
     }
 
+    /// The `file_counts` schema.
+    ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/file_counts`.
     public struct FileCounts: Codable, Hashable, Sendable {
         /// The number of files that are currently being processed.
@@ -1325,7 +1560,7 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
         /// The total number of files.
         public var total: Swift.Int
 
-        /// Creates a `FileCounts`.
+        /// Creates a new `FileCounts`.
         ///
         /// - Parameters:
         ///   - inProgress: The number of files that are currently being processed.
@@ -1355,6 +1590,10 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
             case total
         }
 
+        /// Decodes a `FileCounts` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.inProgress = try container.decode(Swift.Int.self, forKey: .inProgress)
@@ -1364,6 +1603,9 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
             self.total = try container.decode(Swift.Int.self, forKey: .total)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.inProgress, forKey: .inProgress)
@@ -1380,8 +1622,10 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/status`.
     public struct Status: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `expired`
@@ -1395,6 +1639,8 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VectorStoreSearchRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest`.
 public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     /// A query string for a search
@@ -1408,7 +1654,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     /// Ranking options for search.
     public var rankingOptions: VectorStoreSearchRequest.RankingOptionsValue?
 
-    /// Creates a `VectorStoreSearchRequest`.
+    /// Creates a new `VectorStoreSearchRequest`.
     ///
     /// - Parameters:
     ///   - query: A query string for a search
@@ -1438,6 +1684,10 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         case rankingOptions = "ranking_options"
     }
 
+    /// Decodes a `VectorStoreSearchRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.query = try container.decode(VectorStoreSearchRequest.Query.self, forKey: .query)
@@ -1447,6 +1697,9 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         self.rankingOptions = try container.decodeIfPresent(VectorStoreSearchRequest.RankingOptionsValue.self, forKey: .rankingOptions)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.query, forKey: .query)
@@ -1470,6 +1723,9 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         /// Creates the ``string(_:)`` case from a string literal.
         public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Swift.String(from: decoder) {
                 self = .string(value)
@@ -1482,6 +1738,9 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -1504,6 +1763,9 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
                 case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
@@ -1515,6 +1777,9 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
             }
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .comparisonFilter(let value): try value.encode(to: encoder)
@@ -1530,9 +1795,10 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     public struct RankingOptionsValue: Codable, Hashable, Sendable {
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
         public var ranker: VectorStoreSearchRequest.RankingOptionsValue.Ranker?
+        /// The `score_threshold` member.
         public var scoreThreshold: Swift.Double?
 
-        /// Creates a `RankingOptionsValue`.
+        /// Creates a new `RankingOptionsValue`.
         ///
         /// - Parameters:
         ///   - ranker: Enable re-ranking; set to `none` to disable, which can help reduce latency.
@@ -1550,12 +1816,19 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
             case scoreThreshold = "score_threshold"
         }
 
+        /// Decodes a `RankingOptionsValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.ranker = try container.decodeIfPresent(VectorStoreSearchRequest.RankingOptionsValue.Ranker.self, forKey: .ranker)
             self.scoreThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .scoreThreshold)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.ranker, forKey: .ranker)
@@ -1568,8 +1841,10 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         ///
         /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/ranking_options/properties/ranker`.
         public struct Ranker: OpenEnum {
+            /// The wire value.
             public var rawValue: Swift.String
 
+            /// Creates a value from its wire value, known or not.
             public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
             /// `none`
@@ -1584,18 +1859,18 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VectorStoreSearchResultContentObject` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultContentObject`.
 public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable {
     /// The text content returned from search.
     public var text: Swift.String
 
-    /// Creates a `VectorStoreSearchResultContentObject`.
+    /// Creates a new `VectorStoreSearchResultContentObject`.
     ///
     /// - Parameters:
     ///   - text: The text content returned from search.
-    public init(
-        text: Swift.String
-    ) {
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -1604,12 +1879,19 @@ public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable 
         case type
     }
 
+    /// Decodes a `VectorStoreSearchResultContentObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("text", forKey: .type)
@@ -1617,6 +1899,8 @@ public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable 
     }
 }
 
+/// The `VectorStoreSearchResultItem` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultItem`.
 public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
     /// The ID of the vector store file.
@@ -1625,24 +1909,25 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
     public var filename: Swift.String
     /// The similarity score for the result.
     public var score: Swift.Double
+    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
     /// Content chunks from the file.
     public var content: [VectorStoreSearchResultContentObject]
 
-    /// Creates a `VectorStoreSearchResultItem`.
+    /// Creates a new `VectorStoreSearchResultItem`.
     ///
     /// - Parameters:
     ///   - fileID: The ID of the vector store file.
     ///   - filename: The name of the vector store file.
     ///   - score: The similarity score for the result.
-    ///   - attributes: The `attributes` member.
     ///   - content: Content chunks from the file.
+    ///   - attributes: The `attributes` member.
     public init(
         fileID: Swift.String,
         filename: Swift.String,
         score: Swift.Double,
-        attributes: VectorStoreFileAttributes? = nil,
-        content: [VectorStoreSearchResultContentObject]
+        content: [VectorStoreSearchResultContentObject],
+        attributes: VectorStoreFileAttributes? = nil
     ) {
         self.fileID = fileID
         self.filename = filename
@@ -1659,6 +1944,10 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
         case content
     }
 
+    /// Decodes a `VectorStoreSearchResultItem` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
@@ -1668,6 +1957,9 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
         self.content = try container.decodeIfPresent([VectorStoreSearchResultContentObject].self, forKey: .content) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.fileID, forKey: .fileID)
@@ -1678,16 +1970,20 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VectorStoreSearchResultsPage` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultsPage`.
 public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, CursorPage {
+    /// The `search_query` member.
     public var searchQuery: [Swift.String]
     /// The list of search result items.
     public var data: [VectorStoreSearchResultItem]
     /// Indicates if there are more results to fetch.
     public var hasMore: Swift.Bool
+    /// The `next_page` member.
     public var nextPage: Swift.String?
 
-    /// Creates a `VectorStoreSearchResultsPage`.
+    /// Creates a new `VectorStoreSearchResultsPage`.
     ///
     /// - Parameters:
     ///   - searchQuery: The `search_query` member.
@@ -1714,6 +2010,10 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, CursorP
         case object
     }
 
+    /// Decodes a `VectorStoreSearchResultsPage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("vector_store.search_results.page", forKey: .object)
@@ -1723,6 +2023,9 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, CursorP
         self.nextPage = try container.decodeIfPresent(Swift.String.self, forKey: .nextPage)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("vector_store.search_results.page", forKey: .object)

@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `VideoModel` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoModel`.
 public struct VideoModel: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `sora-2`
@@ -27,12 +31,16 @@ public struct VideoModel: OpenEnum {
     public static var sora2_2025_12_08: Self { Self(rawValue: "sora-2-2025-12-08") }
 }
 
+/// The `VideoStatus` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoStatus`.
 public struct VideoStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `queued`
@@ -48,12 +56,16 @@ public struct VideoStatus: OpenEnum {
     public static var failed: Self { Self(rawValue: "failed") }
 }
 
+/// The `VideoSize` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoSize`.
 public struct VideoSize: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `720x1280`
@@ -78,7 +90,7 @@ public struct Error2: Codable, Hashable, Sendable {
     /// A human-readable description of the error that was returned.
     public var message: Swift.String
 
-    /// Creates a `Error2`.
+    /// Creates a new `Error2`.
     ///
     /// - Parameters:
     ///   - code: A machine-readable error code that was returned.
@@ -96,12 +108,19 @@ public struct Error2: Codable, Hashable, Sendable {
         case message
     }
 
+    /// Decodes a `Error2` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.code = try container.decode(Swift.String.self, forKey: .code)
         self.message = try container.decode(Swift.String.self, forKey: .message)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.code, forKey: .code)
@@ -123,17 +142,22 @@ public struct VideoResource: Codable, Hashable, Sendable {
     public var progress: Swift.Int
     /// Unix timestamp (seconds) for when the job was created.
     public var createdAt: Swift.Int
+    /// The `completed_at` member.
     public var completedAt: Swift.Int?
+    /// The `expires_at` member.
     public var expiresAt: Swift.Int?
+    /// The `prompt` member.
     public var prompt: Swift.String?
     /// The resolution of the generated video.
     public var size: VideoSize
     /// Duration of the generated clip in seconds. For extensions, this is the stitched total duration.
     public var seconds: Swift.String
+    /// The `remixed_from_video_id` member.
     public var remixedFromVideoID: Swift.String?
+    /// The `error` member.
     public var error: Error2?
 
-    /// Creates a `VideoResource`.
+    /// Creates a new `VideoResource`.
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the video job.
@@ -141,11 +165,11 @@ public struct VideoResource: Codable, Hashable, Sendable {
     ///   - status: Current lifecycle status of the video job.
     ///   - progress: Approximate completion percentage for the generation task.
     ///   - createdAt: Unix timestamp (seconds) for when the job was created.
+    ///   - size: The resolution of the generated video.
+    ///   - seconds: Duration of the generated clip in seconds. For extensions, this is the stitched total duration.
     ///   - completedAt: The `completed_at` member.
     ///   - expiresAt: The `expires_at` member.
     ///   - prompt: The `prompt` member.
-    ///   - size: The resolution of the generated video.
-    ///   - seconds: Duration of the generated clip in seconds. For extensions, this is the stitched total duration.
     ///   - remixedFromVideoID: The `remixed_from_video_id` member.
     ///   - error: The `error` member.
     public init(
@@ -154,11 +178,11 @@ public struct VideoResource: Codable, Hashable, Sendable {
         status: VideoStatus,
         progress: Swift.Int,
         createdAt: Swift.Int,
+        size: VideoSize,
+        seconds: Swift.String,
         completedAt: Swift.Int? = nil,
         expiresAt: Swift.Int? = nil,
         prompt: Swift.String? = nil,
-        size: VideoSize,
-        seconds: Swift.String,
         remixedFromVideoID: Swift.String? = nil,
         error: Error2? = nil
     ) {
@@ -192,6 +216,10 @@ public struct VideoResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `VideoResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("video", forKey: .object)
@@ -209,6 +237,9 @@ public struct VideoResource: Codable, Hashable, Sendable {
         self.error = try container.decodeIfPresent(Error2.self, forKey: .error)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("video", forKey: .object)
@@ -227,27 +258,31 @@ public struct VideoResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VideoListResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VideoListResource`.
 public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
     /// A list of items
     public var data: [VideoResource]
+    /// The `first_id` member.
     public var firstID: Swift.String?
+    /// The `last_id` member.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
 
-    /// Creates a `VideoListResource`.
+    /// Creates a new `VideoListResource`.
     ///
     /// - Parameters:
     ///   - data: A list of items
+    ///   - hasMore: Whether there are more items available.
     ///   - firstID: The `first_id` member.
     ///   - lastID: The `last_id` member.
-    ///   - hasMore: Whether there are more items available.
     public init(
         data: [VideoResource],
+        hasMore: Swift.Bool,
         firstID: Swift.String? = nil,
-        lastID: Swift.String? = nil,
-        hasMore: Swift.Bool
+        lastID: Swift.String? = nil
     ) {
         self.data = data
         self.firstID = firstID
@@ -263,6 +298,10 @@ public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes a `VideoListResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -272,6 +311,9 @@ public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)
@@ -289,13 +331,16 @@ public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
+/// The `ImageRefParam-2` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ImageRefParam-2`.
 public struct ImageRefParam2: Codable, Hashable, Sendable {
     /// A fully qualified URL or base64-encoded data URL.
     public var imageURL: Swift.String?
+    /// The `file_id` member.
     public var fileID: Swift.String?
 
-    /// Creates a `ImageRefParam2`.
+    /// Creates a new `ImageRefParam2`.
     ///
     /// - Parameters:
     ///   - imageURL: A fully qualified URL or base64-encoded data URL.
@@ -313,12 +358,19 @@ public struct ImageRefParam2: Codable, Hashable, Sendable {
         case fileID = "file_id"
     }
 
+    /// Decodes a `ImageRefParam2` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
         self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
@@ -326,12 +378,16 @@ public struct ImageRefParam2: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VideoSeconds` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoSeconds`.
 public struct VideoSeconds: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `4`
@@ -352,23 +408,24 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
     public var model: VideoModel?
     /// Text prompt that describes the video to generate.
     public var prompt: Swift.String
+    /// The `input_reference` member.
     public var inputReference: CreateVideoMultipartBody.InputReference?
     /// Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
     public var seconds: VideoSeconds?
     /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
     public var size: VideoSize?
 
-    /// Creates a `CreateVideoMultipartBody`.
+    /// Creates a new `CreateVideoMultipartBody`.
     ///
     /// - Parameters:
-    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     ///   - prompt: Text prompt that describes the video to generate.
+    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     ///   - inputReference: The `input_reference` member.
     ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
     ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
     public init(
-        model: VideoModel? = nil,
         prompt: Swift.String,
+        model: VideoModel? = nil,
         inputReference: CreateVideoMultipartBody.InputReference? = nil,
         seconds: VideoSeconds? = nil,
         size: VideoSize? = nil
@@ -388,6 +445,10 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
         case size
     }
 
+    /// Decodes a `CreateVideoMultipartBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(VideoModel.self, forKey: .model)
@@ -397,6 +458,9 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
         self.size = try container.decodeIfPresent(VideoSize.self, forKey: .size)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.model, forKey: .model)
@@ -414,6 +478,8 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
         try form.append("size", self.size)
     }
 
+    /// The `input_reference` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody/properties/input_reference`.
@@ -425,6 +491,9 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Foundation.Data(from: decoder) {
                 self = .string(value)
@@ -437,6 +506,9 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -462,17 +534,17 @@ public struct CreateVideoJSONBody: Codable, Hashable, Sendable {
     /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
     public var size: VideoSize?
 
-    /// Creates a `CreateVideoJSONBody`.
+    /// Creates a new `CreateVideoJSONBody`.
     ///
     /// - Parameters:
-    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     ///   - prompt: Text prompt that describes the video to generate.
+    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     ///   - inputReference: Optional reference object that guides generation. Provide exactly one of `image_url` or `file_id`.
     ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
     ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
     public init(
-        model: VideoModel? = nil,
         prompt: Swift.String,
+        model: VideoModel? = nil,
         inputReference: ImageRefParam2? = nil,
         seconds: VideoSeconds? = nil,
         size: VideoSize? = nil
@@ -492,6 +564,10 @@ public struct CreateVideoJSONBody: Codable, Hashable, Sendable {
         case size
     }
 
+    /// Decodes a `CreateVideoJSONBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decodeIfPresent(VideoModel.self, forKey: .model)
@@ -501,6 +577,9 @@ public struct CreateVideoJSONBody: Codable, Hashable, Sendable {
         self.size = try container.decodeIfPresent(VideoSize.self, forKey: .size)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.model, forKey: .model)
@@ -522,7 +601,7 @@ public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, MultipartFo
     /// Display name for this API character.
     public var name: Swift.String
 
-    /// Creates a `CreateVideoCharacterBody`.
+    /// Creates a new `CreateVideoCharacterBody`.
     ///
     /// - Parameters:
     ///   - video: Video file used to create a character.
@@ -540,12 +619,19 @@ public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, MultipartFo
         case name
     }
 
+    /// Decodes a `CreateVideoCharacterBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.video = try container.decode(FileUpload.self, forKey: .video)
         self.name = try container.decode(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.video, forKey: .video)
@@ -558,23 +644,27 @@ public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, MultipartFo
     }
 }
 
+/// The `VideoCharacterResource` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VideoCharacterResource`.
 public struct VideoCharacterResource: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String?
+    /// The `name` member.
     public var name: Swift.String?
     /// Unix timestamp (in seconds) when the character was created.
     public var createdAt: Swift.Int
 
-    /// Creates a `VideoCharacterResource`.
+    /// Creates a new `VideoCharacterResource`.
     ///
     /// - Parameters:
+    ///   - createdAt: Unix timestamp (in seconds) when the character was created.
     ///   - id: The `id` member.
     ///   - name: The `name` member.
-    ///   - createdAt: Unix timestamp (in seconds) when the character was created.
     public init(
+        createdAt: Swift.Int,
         id: Swift.String? = nil,
-        name: Swift.String? = nil,
-        createdAt: Swift.Int
+        name: Swift.String? = nil
     ) {
         self.id = id
         self.name = name
@@ -587,6 +677,10 @@ public struct VideoCharacterResource: Codable, Hashable, Sendable {
         case createdAt = "created_at"
     }
 
+    /// Decodes a `VideoCharacterResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
@@ -594,6 +688,9 @@ public struct VideoCharacterResource: Codable, Hashable, Sendable {
         self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -609,13 +706,11 @@ public struct VideoReferenceInputParam: Codable, Hashable, Sendable {
     /// The identifier of the completed video.
     public var id: Swift.String
 
-    /// Creates a `VideoReferenceInputParam`.
+    /// Creates a new `VideoReferenceInputParam`.
     ///
     /// - Parameters:
     ///   - id: The identifier of the completed video.
-    public init(
-        id: Swift.String
-    ) {
+    public init(id: Swift.String) {
         self.id = id
     }
 
@@ -623,11 +718,18 @@ public struct VideoReferenceInputParam: Codable, Hashable, Sendable {
         case id
     }
 
+    /// Decodes a `VideoReferenceInputParam` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
@@ -638,11 +740,12 @@ public struct VideoReferenceInputParam: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody`.
 public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+    /// The `video` member.
     public var video: CreateVideoEditMultipartBody.Video
     /// Text prompt that describes how to edit the source video.
     public var prompt: Swift.String
 
-    /// Creates a `CreateVideoEditMultipartBody`.
+    /// Creates a new `CreateVideoEditMultipartBody`.
     ///
     /// - Parameters:
     ///   - video: The `video` member.
@@ -660,12 +763,19 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
         case prompt
     }
 
+    /// Decodes a `CreateVideoEditMultipartBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.video = try container.decode(CreateVideoEditMultipartBody.Video.self, forKey: .video)
         self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.video, forKey: .video)
@@ -677,6 +787,8 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
         try form.append("prompt", self.prompt)
     }
 
+    /// The `video` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody/properties/video`.
@@ -688,6 +800,9 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? Foundation.Data(from: decoder) {
                 self = .string(value)
@@ -700,6 +815,9 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .string(let value): try value.encode(to: encoder)
@@ -719,7 +837,7 @@ public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable {
     /// Text prompt that describes how to edit the source video.
     public var prompt: Swift.String
 
-    /// Creates a `CreateVideoEditJSONBody`.
+    /// Creates a new `CreateVideoEditJSONBody`.
     ///
     /// - Parameters:
     ///   - video: Reference to the completed video to edit.
@@ -737,12 +855,19 @@ public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable {
         case prompt
     }
 
+    /// Decodes a `CreateVideoEditJSONBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.video = try container.decode(VideoReferenceInputParam.self, forKey: .video)
         self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.video, forKey: .video)
@@ -754,13 +879,14 @@ public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody`.
 public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+    /// The `video` member.
     public var video: CreateVideoExtendMultipartBody.Video
     /// Updated text prompt that directs the extension generation.
     public var prompt: Swift.String
     /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public var seconds: VideoSeconds
 
-    /// Creates a `CreateVideoExtendMultipartBody`.
+    /// Creates a new `CreateVideoExtendMultipartBody`.
     ///
     /// - Parameters:
     ///   - video: The `video` member.
@@ -782,6 +908,10 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
         case seconds
     }
 
+    /// Decodes a `CreateVideoExtendMultipartBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.video = try container.decode(CreateVideoExtendMultipartBody.Video.self, forKey: .video)
@@ -789,6 +919,9 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
         self.seconds = try container.decode(VideoSeconds.self, forKey: .seconds)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.video, forKey: .video)
@@ -802,6 +935,8 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
         try form.append("seconds", self.seconds)
     }
 
+    /// The `video` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody/properties/video`.
@@ -813,6 +948,9 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? VideoReferenceInputParam(from: decoder) {
                 self = .videoReferenceInputParam(value)
@@ -825,6 +963,9 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .videoReferenceInputParam(let value): try value.encode(to: encoder)
@@ -846,7 +987,7 @@ public struct CreateVideoExtendJSONBody: Codable, Hashable, Sendable {
     /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public var seconds: VideoSeconds
 
-    /// Creates a `CreateVideoExtendJSONBody`.
+    /// Creates a new `CreateVideoExtendJSONBody`.
     ///
     /// - Parameters:
     ///   - video: Reference to the completed video to extend.
@@ -868,6 +1009,10 @@ public struct CreateVideoExtendJSONBody: Codable, Hashable, Sendable {
         case seconds
     }
 
+    /// Decodes a `CreateVideoExtendJSONBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.video = try container.decode(VideoReferenceInputParam.self, forKey: .video)
@@ -875,6 +1020,9 @@ public struct CreateVideoExtendJSONBody: Codable, Hashable, Sendable {
         self.seconds = try container.decode(VideoSeconds.self, forKey: .seconds)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.video, forKey: .video)
@@ -892,7 +1040,7 @@ public struct DeletedVideoResource: Codable, Hashable, Sendable {
     /// Identifier of the deleted video.
     public var id: Swift.String
 
-    /// Creates a `DeletedVideoResource`.
+    /// Creates a new `DeletedVideoResource`.
     ///
     /// - Parameters:
     ///   - deleted: Indicates that the video resource was deleted.
@@ -911,6 +1059,10 @@ public struct DeletedVideoResource: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes a `DeletedVideoResource` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("video.deleted", forKey: .object)
@@ -918,6 +1070,9 @@ public struct DeletedVideoResource: Codable, Hashable, Sendable {
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("video.deleted", forKey: .object)
@@ -926,12 +1081,16 @@ public struct DeletedVideoResource: Codable, Hashable, Sendable {
     }
 }
 
+/// The `VideoContentVariant` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoContentVariant`.
 public struct VideoContentVariant: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `video`
@@ -951,13 +1110,11 @@ public struct CreateVideoRemixBody: Codable, Hashable, Sendable, MultipartFormEn
     /// Updated text prompt that directs the remix generation.
     public var prompt: Swift.String
 
-    /// Creates a `CreateVideoRemixBody`.
+    /// Creates a new `CreateVideoRemixBody`.
     ///
     /// - Parameters:
     ///   - prompt: Updated text prompt that directs the remix generation.
-    public init(
-        prompt: Swift.String
-    ) {
+    public init(prompt: Swift.String) {
         self.prompt = prompt
     }
 
@@ -965,11 +1122,18 @@ public struct CreateVideoRemixBody: Codable, Hashable, Sendable, MultipartFormEn
         case prompt
     }
 
+    /// Decodes a `CreateVideoRemixBody` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.prompt, forKey: .prompt)

@@ -14,7 +14,7 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookBatchCancelled.DataValue
 
-    /// Creates a `WebhookBatchCancelled`.
+    /// Creates a new `WebhookBatchCancelled`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the batch API request was cancelled.
@@ -38,6 +38,10 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookBatchCancelled` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -47,6 +51,9 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookBatchCancelled.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -63,13 +70,11 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
         /// The unique ID of the batch API request.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the batch API request.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -77,11 +82,18 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -100,7 +112,7 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookBatchCompleted.DataValue
 
-    /// Creates a `WebhookBatchCompleted`.
+    /// Creates a new `WebhookBatchCompleted`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the batch API request was completed.
@@ -124,6 +136,10 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookBatchCompleted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -133,6 +149,9 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookBatchCompleted.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -149,13 +168,11 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
         /// The unique ID of the batch API request.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the batch API request.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -163,11 +180,18 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -186,7 +210,7 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookBatchExpired.DataValue
 
-    /// Creates a `WebhookBatchExpired`.
+    /// Creates a new `WebhookBatchExpired`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the batch API request expired.
@@ -210,6 +234,10 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookBatchExpired` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -219,6 +247,9 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookBatchExpired.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -235,13 +266,11 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
         /// The unique ID of the batch API request.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the batch API request.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -249,11 +278,18 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -272,7 +308,7 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookBatchFailed.DataValue
 
-    /// Creates a `WebhookBatchFailed`.
+    /// Creates a new `WebhookBatchFailed`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the batch API request failed.
@@ -296,6 +332,10 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookBatchFailed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -305,6 +345,9 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookBatchFailed.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -321,13 +364,11 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
         /// The unique ID of the batch API request.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the batch API request.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -335,11 +376,18 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -358,7 +406,7 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookEvalRunCanceled.DataValue
 
-    /// Creates a `WebhookEvalRunCanceled`.
+    /// Creates a new `WebhookEvalRunCanceled`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the eval run was canceled.
@@ -382,6 +430,10 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookEvalRunCanceled` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -391,6 +443,9 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookEvalRunCanceled.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -407,13 +462,11 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
         /// The unique ID of the eval run.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the eval run.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -421,11 +474,18 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -444,7 +504,7 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookEvalRunFailed.DataValue
 
-    /// Creates a `WebhookEvalRunFailed`.
+    /// Creates a new `WebhookEvalRunFailed`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the eval run failed.
@@ -468,6 +528,10 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookEvalRunFailed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -477,6 +541,9 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookEvalRunFailed.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -493,13 +560,11 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
         /// The unique ID of the eval run.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the eval run.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -507,11 +572,18 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -530,7 +602,7 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookEvalRunSucceeded.DataValue
 
-    /// Creates a `WebhookEvalRunSucceeded`.
+    /// Creates a new `WebhookEvalRunSucceeded`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the eval run succeeded.
@@ -554,6 +626,10 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookEvalRunSucceeded` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -563,6 +639,9 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookEvalRunSucceeded.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -579,13 +658,11 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
         /// The unique ID of the eval run.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the eval run.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -593,11 +670,18 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -616,7 +700,7 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookFineTuningJobCancelled.DataValue
 
-    /// Creates a `WebhookFineTuningJobCancelled`.
+    /// Creates a new `WebhookFineTuningJobCancelled`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the fine-tuning job was cancelled.
@@ -640,6 +724,10 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookFineTuningJobCancelled` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -649,6 +737,9 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookFineTuningJobCancelled.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -665,13 +756,11 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
         /// The unique ID of the fine-tuning job.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the fine-tuning job.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -679,11 +768,18 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -702,7 +798,7 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookFineTuningJobFailed.DataValue
 
-    /// Creates a `WebhookFineTuningJobFailed`.
+    /// Creates a new `WebhookFineTuningJobFailed`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the fine-tuning job failed.
@@ -726,6 +822,10 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookFineTuningJobFailed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -735,6 +835,9 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookFineTuningJobFailed.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -751,13 +854,11 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
         /// The unique ID of the fine-tuning job.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the fine-tuning job.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -765,11 +866,18 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -788,7 +896,7 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookFineTuningJobSucceeded.DataValue
 
-    /// Creates a `WebhookFineTuningJobSucceeded`.
+    /// Creates a new `WebhookFineTuningJobSucceeded`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the fine-tuning job succeeded.
@@ -812,6 +920,10 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookFineTuningJobSucceeded` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -821,6 +933,9 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookFineTuningJobSucceeded.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -837,13 +952,11 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
         /// The unique ID of the fine-tuning job.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the fine-tuning job.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -851,11 +964,18 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -876,7 +996,7 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookLiveCallIncoming.DataValue
 
-    /// Creates a `WebhookLiveCallIncoming`.
+    /// Creates a new `WebhookLiveCallIncoming`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the event was created.
@@ -900,6 +1020,10 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookLiveCallIncoming` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -909,6 +1033,9 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookLiveCallIncoming.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -928,7 +1055,7 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
         /// Headers from the SIP Invite.
         public var sipHeaders: [WebhookLiveCallIncoming.DataValue.SIPHeader]
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - sessionID: The Transceiver `rtc_...` ID of the pending SIP session. The same
@@ -946,12 +1073,19 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
             case sipHeaders = "sip_headers"
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.sessionID = try container.decode(Swift.String.self, forKey: .sessionID)
             self.sipHeaders = try container.decodeIfPresent([WebhookLiveCallIncoming.DataValue.SIPHeader].self, forKey: .sipHeaders) ?? []
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.sessionID, forKey: .sessionID)
@@ -967,7 +1101,7 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
             /// Value of the SIP Header.
             public var value: Swift.String
 
-            /// Creates a `SIPHeader`.
+            /// Creates a new `SIPHeader`.
             ///
             /// - Parameters:
             ///   - name: Name of the SIP Header.
@@ -985,12 +1119,19 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
                 case value
             }
 
+            /// Decodes a `SIPHeader` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.name = try container.decode(Swift.String.self, forKey: .name)
                 self.value = try container.decode(Swift.String.self, forKey: .value)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.name, forKey: .name)
@@ -1013,7 +1154,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookRealtimeCallIncoming.DataValue
 
-    /// Creates a `WebhookRealtimeCallIncoming`.
+    /// Creates a new `WebhookRealtimeCallIncoming`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the model response was completed.
@@ -1037,6 +1178,10 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookRealtimeCallIncoming` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -1046,6 +1191,9 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookRealtimeCallIncoming.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -1065,7 +1213,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
         /// Headers from the SIP Invite.
         public var sipHeaders: [WebhookRealtimeCallIncoming.DataValue.SIPHeader]
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - callID: The Transceiver `rtc_...` ID of the pending SIP session. The same
@@ -1083,12 +1231,19 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
             case sipHeaders = "sip_headers"
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.callID = try container.decode(Swift.String.self, forKey: .callID)
             self.sipHeaders = try container.decodeIfPresent([WebhookRealtimeCallIncoming.DataValue.SIPHeader].self, forKey: .sipHeaders) ?? []
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.callID, forKey: .callID)
@@ -1104,7 +1259,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
             /// Value of the SIP Header.
             public var value: Swift.String
 
-            /// Creates a `SIPHeader`.
+            /// Creates a new `SIPHeader`.
             ///
             /// - Parameters:
             ///   - name: Name of the SIP Header.
@@ -1122,12 +1277,19 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
                 case value
             }
 
+            /// Decodes a `SIPHeader` from its JSON object; members it does not declare are ignored.
+            ///
+            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+            ///   of a member whose value does not fit its type.
             public init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
                 self.name = try container.decode(Swift.String.self, forKey: .name)
                 self.value = try container.decode(Swift.String.self, forKey: .value)
             }
 
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(self.name, forKey: .name)
@@ -1148,7 +1310,7 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookResponseCancelled.DataValue
 
-    /// Creates a `WebhookResponseCancelled`.
+    /// Creates a new `WebhookResponseCancelled`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the model response was cancelled.
@@ -1172,6 +1334,10 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookResponseCancelled` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -1181,6 +1347,9 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookResponseCancelled.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -1197,13 +1366,11 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
         /// The unique ID of the model response.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the model response.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -1211,11 +1378,18 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -1234,7 +1408,7 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookResponseCompleted.DataValue
 
-    /// Creates a `WebhookResponseCompleted`.
+    /// Creates a new `WebhookResponseCompleted`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the model response was completed.
@@ -1258,6 +1432,10 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookResponseCompleted` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -1267,6 +1445,9 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookResponseCompleted.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -1283,13 +1464,11 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
         /// The unique ID of the model response.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the model response.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -1297,11 +1476,18 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -1320,7 +1506,7 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookResponseFailed.DataValue
 
-    /// Creates a `WebhookResponseFailed`.
+    /// Creates a new `WebhookResponseFailed`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the model response failed.
@@ -1344,6 +1530,10 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookResponseFailed` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -1353,6 +1543,9 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookResponseFailed.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -1369,13 +1562,11 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
         /// The unique ID of the model response.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the model response.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -1383,11 +1574,18 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -1406,7 +1604,7 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
     /// Event data payload.
     public var data: WebhookResponseIncomplete.DataValue
 
-    /// Creates a `WebhookResponseIncomplete`.
+    /// Creates a new `WebhookResponseIncomplete`.
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp (in seconds) of when the model response was interrupted.
@@ -1430,6 +1628,10 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes a `WebhookResponseIncomplete` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstantIfPresent("event", forKey: .object)
@@ -1439,6 +1641,9 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
         self.data = try container.decode(WebhookResponseIncomplete.DataValue.self, forKey: .data)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("event", forKey: .object)
@@ -1455,13 +1660,11 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
         /// The unique ID of the model response.
         public var id: Swift.String
 
-        /// Creates a `DataValue`.
+        /// Creates a new `DataValue`.
         ///
         /// - Parameters:
         ///   - id: The unique ID of the model response.
-        public init(
-            id: Swift.String
-        ) {
+        public init(id: Swift.String) {
             self.id = id
         }
 
@@ -1469,11 +1672,18 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
             case id
         }
 
+        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.id = try container.decode(Swift.String.self, forKey: .id)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(self.id, forKey: .id)
@@ -1522,6 +1732,9 @@ public enum WebhookEvent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "batch.cancelled":
@@ -1561,6 +1774,9 @@ public enum WebhookEvent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .batchCancelled(let value): try value.encode(to: encoder)
