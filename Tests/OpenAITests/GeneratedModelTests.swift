@@ -93,9 +93,9 @@ final class GeneratedModelTests: XCTestCase {
     }
 
     func testRequiredNullablePropertyEncodesAnExplicitNull() throws {
-        // `ChatCompletionRequestAssistantMessage` is not used here; `Response.instructions`-style
-        // members are required and nullable: `nil` must go on the wire as `null`, not be omitted.
-        let error = ErrorObject(code: nil, message: "m", param: nil, type: "t")
+        // `Error.code` and `Error.param` are required and nullable: `nil` goes on the wire as
+        // `null`, it is not omitted.
+        let error = ErrorObject(message: "m", type: "t")
         XCTAssertEqual(try encode(error), ["code": nil, "message": "m", "param": nil, "type": "t"])
     }
 
