@@ -182,7 +182,7 @@ struct DeclarationRenderer {
 
     func renderDecoder(_ decl: StructDecl, stored: [Property], constants: [Property], into printer: inout CodePrinter) {
         let keyed = stored + constants
-        printer.line("/// Decodes a `\(decl.name)` from its JSON object; members it does not declare are ignored.")
+        printer.line("/// Decodes `\(decl.name)` from its JSON object; members it does not declare are ignored.")
         printer.line("///")
         printer.line("/// - Throws: `DecodingError` naming the coding path of a required member that is missing or")
         printer.line("///   of a member whose value does not fit its type.")

@@ -213,7 +213,7 @@ extension ChatCompletionsAPI {
             case metadata
         }
 
-        /// Decodes a `UpdateRequest` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UpdateRequest` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

@@ -219,7 +219,7 @@ extension ConversationsItemsAPI {
             case items
         }
 
-        /// Decodes a `CreateRequest` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CreateRequest` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

@@ -187,7 +187,7 @@ extension EvalsAPI {
             case metadata
         }
 
-        /// Decodes a `UpdateRequest` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UpdateRequest` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -240,7 +240,7 @@ extension EvalsAPI {
             case evalID = "eval_id"
         }
 
-        /// Decodes a `DeleteResponse` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DeleteResponse` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -467,7 +467,7 @@ extension EvalsRunsAPI {
             case runID = "run_id"
         }
 
-        /// Decodes a `DeleteResponse` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DeleteResponse` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

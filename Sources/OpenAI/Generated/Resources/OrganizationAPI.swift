@@ -192,7 +192,7 @@ extension OrganizationAdminAPIKeysAPI {
             case expiresInSeconds = "expires_in_seconds"
         }
 
-        /// Decodes a `CreateRequest` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CreateRequest` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -240,7 +240,7 @@ extension OrganizationAdminAPIKeysAPI {
             case object
         }
 
-        /// Decodes a `DeleteResponse` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DeleteResponse` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -354,7 +354,7 @@ extension OrganizationAuditLogsAPI {
             case lte
         }
 
-        /// Decodes a `ListEffectiveAt` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ListEffectiveAt` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

@@ -93,7 +93,7 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `AssistantObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -205,7 +205,7 @@ public struct AssistantObject: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -243,7 +243,7 @@ public struct AssistantObject: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -280,7 +280,7 @@ public struct AssistantObject: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -451,7 +451,7 @@ public struct AssistantToolsCode: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `AssistantToolsCode` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantToolsCode` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -489,7 +489,7 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `AssistantToolsFileSearch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantToolsFileSearch` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -539,7 +539,7 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
             case rankingOptions = "ranking_options"
         }
 
-        /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -572,7 +572,7 @@ public struct AssistantToolsFileSearchTypeOnly: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `AssistantToolsFileSearchTypeOnly` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantToolsFileSearchTypeOnly` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -610,7 +610,7 @@ public struct AssistantToolsFunction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `AssistantToolsFunction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantToolsFunction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -786,7 +786,7 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
         case function
     }
 
-    /// Decodes a `AssistantsNamedToolChoice` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantsNamedToolChoice` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -846,7 +846,7 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -946,7 +946,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
-    /// Decodes a `CreateAssistantRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateAssistantRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1193,7 +1193,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1231,7 +1231,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1276,7 +1276,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                 case vectorStores = "vector_stores"
             }
 
-            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1328,7 +1328,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     case metadata
                 }
 
-                /// Decodes a `VectorStore` from its JSON object; members it does not declare are ignored.
+                /// Decodes `VectorStore` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -1399,7 +1399,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
-                        /// Decodes a `Auto` from its JSON object; members it does not declare are ignored.
+                        /// Decodes `Auto` from its JSON object; members it does not declare are ignored.
                         ///
                         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                         ///   of a member whose value does not fit its type.
@@ -1437,7 +1437,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
-                        /// Decodes a `Static` from its JSON object; members it does not declare are ignored.
+                        /// Decodes `Static` from its JSON object; members it does not declare are ignored.
                         ///
                         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                         ///   of a member whose value does not fit its type.
@@ -1485,7 +1485,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                                 case chunkOverlapTokens = "chunk_overlap_tokens"
                             }
 
-                            /// Decodes a `StaticValue` from its JSON object; members it does not declare are ignored.
+                            /// Decodes `StaticValue` from its JSON object; members it does not declare are ignored.
                             ///
                             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                             ///   of a member whose value does not fit its type.
@@ -1552,7 +1552,7 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes a `CreateMessageRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateMessageRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1710,7 +1710,7 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             case tools
         }
 
-        /// Decodes a `AttachmentValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AttachmentValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1895,7 +1895,7 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
-    /// Decodes a `CreateRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateRunRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2154,7 +2154,7 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
             case lastMessages = "last_messages"
         }
 
-        /// Decodes a `TruncationStrategy` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TruncationStrategy` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2201,7 +2201,7 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         public init() {
         }
 
-        /// Decodes a `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2336,7 +2336,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
-    /// Decodes a `CreateThreadAndRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateThreadAndRunRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2581,7 +2581,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2619,7 +2619,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2656,7 +2656,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2702,7 +2702,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
             case lastMessages = "last_messages"
         }
 
-        /// Decodes a `TruncationStrategy` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TruncationStrategy` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2749,7 +2749,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         public init() {
         }
 
-        /// Decodes a `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2798,7 +2798,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes a `CreateThreadRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateThreadRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2846,7 +2846,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2884,7 +2884,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2929,7 +2929,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                 case vectorStores = "vector_stores"
             }
 
-            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2981,7 +2981,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     case metadata
                 }
 
-                /// Decodes a `VectorStore` from its JSON object; members it does not declare are ignored.
+                /// Decodes `VectorStore` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -3052,7 +3052,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
-                        /// Decodes a `Auto` from its JSON object; members it does not declare are ignored.
+                        /// Decodes `Auto` from its JSON object; members it does not declare are ignored.
                         ///
                         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                         ///   of a member whose value does not fit its type.
@@ -3090,7 +3090,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
-                        /// Decodes a `Static` from its JSON object; members it does not declare are ignored.
+                        /// Decodes `Static` from its JSON object; members it does not declare are ignored.
                         ///
                         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                         ///   of a member whose value does not fit its type.
@@ -3138,7 +3138,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                                 case chunkOverlapTokens = "chunk_overlap_tokens"
                             }
 
-                            /// Decodes a `StaticValue` from its JSON object; members it does not declare are ignored.
+                            /// Decodes `StaticValue` from its JSON object; members it does not declare are ignored.
                             ///
                             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                             ///   of a member whose value does not fit its type.
@@ -3192,7 +3192,7 @@ public struct DeleteAssistantResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeleteAssistantResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteAssistantResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3242,7 +3242,7 @@ public struct DeleteMessageResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeleteMessageResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteMessageResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3292,7 +3292,7 @@ public struct DeleteThreadResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeleteThreadResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteThreadResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3362,7 +3362,7 @@ public struct FileSearchRankingOptions: Codable, Hashable, Sendable {
         case scoreThreshold = "score_threshold"
     }
 
-    /// Decodes a `FileSearchRankingOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileSearchRankingOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3427,7 +3427,7 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes a `ListAssistantsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListAssistantsResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3505,7 +3505,7 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes a `ListMessagesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListMessagesResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3583,7 +3583,7 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes a `ListRunStepsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListRunStepsResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3661,7 +3661,7 @@ public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes a `ListRunsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListRunsResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3714,7 +3714,7 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MessageContentImageFileObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentImageFileObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3760,7 +3760,7 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
             case detail
         }
 
-        /// Decodes a `ImageFile` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageFile` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3823,7 +3823,7 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MessageContentImageURLObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentImageURLObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3869,7 +3869,7 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
             case detail
         }
 
-        /// Decodes a `ImageURL` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageURL` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3932,7 +3932,7 @@ public struct MessageContentRefusalObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MessageContentRefusalObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentRefusalObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

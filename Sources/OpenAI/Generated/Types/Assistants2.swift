@@ -43,7 +43,7 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable
         case type
     }
 
-    /// Decodes a `MessageContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -87,7 +87,7 @@ public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable
             case fileID = "file_id"
         }
 
-        /// Decodes a `FileCitation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileCitation` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -146,7 +146,7 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `MessageContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -190,7 +190,7 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Se
             case fileID = "file_id"
         }
 
-        /// Decodes a `FilePathValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FilePathValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -229,7 +229,7 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MessageContentTextObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentTextObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -275,7 +275,7 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
             case annotations
         }
 
-        /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Text` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -429,7 +429,7 @@ public struct MessageObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `MessageObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -513,7 +513,7 @@ public struct MessageObject: Codable, Hashable, Sendable {
             case reason
         }
 
-        /// Decodes a `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IncompleteDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -654,7 +654,7 @@ public struct MessageObject: Codable, Hashable, Sendable {
             case tools
         }
 
-        /// Decodes a `AttachmentValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AttachmentValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -734,7 +734,7 @@ public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MessageRequestContentTextObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageRequestContentTextObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -835,7 +835,7 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
-    /// Decodes a `ModifyAssistantRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyAssistantRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1082,7 +1082,7 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1120,7 +1120,7 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1157,7 +1157,7 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1196,7 +1196,7 @@ public struct ModifyMessageRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes a `ModifyMessageRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyMessageRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1233,7 +1233,7 @@ public struct ModifyRunRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes a `ModifyRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyRunRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1278,7 +1278,7 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes a `ModifyThreadRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyThreadRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1324,7 +1324,7 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1362,7 +1362,7 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1399,7 +1399,7 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1452,7 +1452,7 @@ public struct RunCompletionUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
-    /// Decodes a `RunCompletionUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunCompletionUsage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1652,7 +1652,7 @@ public struct RunObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `RunObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1781,7 +1781,7 @@ public struct RunObject: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `RequiredAction` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RequiredAction` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1819,7 +1819,7 @@ public struct RunObject: Codable, Hashable, Sendable {
                 case toolCalls = "tool_calls"
             }
 
-            /// Decodes a `SubmitToolOutputs` from its JSON object; members it does not declare are ignored.
+            /// Decodes `SubmitToolOutputs` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1865,7 +1865,7 @@ public struct RunObject: Codable, Hashable, Sendable {
             case message
         }
 
-        /// Decodes a `LastError` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LastError` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1926,7 +1926,7 @@ public struct RunObject: Codable, Hashable, Sendable {
             case reason
         }
 
-        /// Decodes a `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IncompleteDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2034,7 +2034,7 @@ public struct RunObject: Codable, Hashable, Sendable {
             case lastMessages = "last_messages"
         }
 
-        /// Decodes a `TruncationStrategy` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TruncationStrategy` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2081,7 +2081,7 @@ public struct RunObject: Codable, Hashable, Sendable {
         public init() {
         }
 
-        /// Decodes a `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2129,7 +2129,7 @@ public struct RunStepCompletionUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
-    /// Decodes a `RunStepCompletionUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepCompletionUsage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2171,7 +2171,7 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RunStepDetailsMessageCreationObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsMessageCreationObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2209,7 +2209,7 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
             case messageID = "message_id"
         }
 
-        /// Decodes a `MessageCreation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `MessageCreation` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2256,7 +2256,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RunStepDetailsToolCallsCodeObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsCodeObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2304,7 +2304,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
             case outputs
         }
 
-        /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2384,7 +2384,7 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RunStepDetailsToolCallsCodeOutputImageObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsCodeOutputImageObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2422,7 +2422,7 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
             case fileID = "file_id"
         }
 
-        /// Decodes a `ImageValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2461,7 +2461,7 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RunStepDetailsToolCallsCodeOutputLogsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsCodeOutputLogsObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2509,7 +2509,7 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `RunStepDetailsToolCallsFileSearchObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsFileSearchObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2557,7 +2557,7 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
             case results
         }
 
-        /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2605,7 +2605,7 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Ha
         case scoreThreshold = "score_threshold"
     }
 
-    /// Decodes a `RunStepDetailsToolCallsFileSearchRankingOptionsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsFileSearchRankingOptionsObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2664,7 +2664,7 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
         case content
     }
 
-    /// Decodes a `RunStepDetailsToolCallsFileSearchResultObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsFileSearchResultObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2707,7 +2707,7 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
             case type
         }
 
-        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2756,7 +2756,7 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `RunStepDetailsToolCallsFunctionObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsFunctionObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2810,7 +2810,7 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
             case output
         }
 
-        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2853,7 +2853,7 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RunStepDetailsToolCallsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3023,7 +3023,7 @@ public struct RunStepObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `RunStepObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3183,7 +3183,7 @@ public struct RunStepObject: Codable, Hashable, Sendable {
             case message
         }
 
-        /// Decodes a `LastError` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LastError` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3251,7 +3251,7 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RunToolCallObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunToolCallObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3299,7 +3299,7 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
             case arguments
         }
 
-        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3347,7 +3347,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
         case stream
     }
 
-    /// Decodes a `SubmitToolOutputsRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SubmitToolOutputsRunRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3393,7 +3393,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes a `ToolOutput` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolOutput` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3454,7 +3454,7 @@ public struct ThreadObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ThreadObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3506,7 +3506,7 @@ public struct ThreadObject: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes a `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3544,7 +3544,7 @@ public struct ThreadObject: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3581,7 +3581,7 @@ public struct ThreadObject: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes a `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3628,7 +3628,7 @@ public struct TruncationObject: Codable, Hashable, Sendable {
         case lastMessages = "last_messages"
     }
 
-    /// Decodes a `TruncationObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TruncationObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

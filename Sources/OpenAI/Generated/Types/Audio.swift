@@ -91,7 +91,7 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
         case streamFormat = "stream_format"
     }
 
-    /// Decodes a `CreateSpeechRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateSpeechRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -342,7 +342,7 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
         case knownSpeakerReferences = "known_speaker_references"
     }
 
-    /// Decodes a `CreateTranscriptionRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranscriptionRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -535,7 +535,7 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
         case task
     }
 
-    /// Decodes a `CreateTranscriptionResponseDiarizedJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranscriptionResponseDiarizedJSON` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -639,7 +639,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
         case usage
     }
 
-    /// Decodes a `CreateTranscriptionResponseJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranscriptionResponseJSON` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -695,7 +695,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
             case bytes
         }
 
-        /// Decodes a `Logprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Logprob` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -852,7 +852,7 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
         case usage
     }
 
-    /// Decodes a `CreateTranscriptionResponseVerboseJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranscriptionResponseVerboseJSON` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -927,7 +927,7 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
         case temperature
     }
 
-    /// Decodes a `CreateTranslationRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranslationRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1024,7 +1024,7 @@ public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable {
         case text
     }
 
-    /// Decodes a `CreateTranslationResponseJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranslationResponseJSON` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1081,7 +1081,7 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable 
         case segments
     }
 
-    /// Decodes a `CreateTranslationResponseVerboseJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranslationResponseVerboseJSON` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1143,7 +1143,7 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartF
         case language
     }
 
-    /// Decodes a `CreateVoiceConsentRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVoiceConsentRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1209,7 +1209,7 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEnco
         case consent
     }
 
-    /// Decodes a `CreateVoiceRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVoiceRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1257,7 +1257,7 @@ public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `SpeechAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpeechAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1297,7 +1297,7 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `SpeechAudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpeechAudioDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1349,7 +1349,7 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
             case totalTokens = "total_tokens"
         }
 
-        /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1406,7 +1406,7 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TranscriptTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1462,7 +1462,7 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
             case bytes
         }
 
-        /// Decodes a `Logprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Logprob` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1525,7 +1525,7 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TranscriptTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1583,7 +1583,7 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
             case bytes
         }
 
-        /// Decodes a `Logprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Logprob` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1652,7 +1652,7 @@ public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TranscriptTextSegmentEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextSegmentEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1700,7 +1700,7 @@ public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TranscriptTextUsageDuration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextUsageDuration` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1760,7 +1760,7 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TranscriptTextUsageTokens` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextUsageTokens` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1812,7 +1812,7 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
             case audioTokens = "audio_tokens"
         }
 
-        /// Decodes a `InputTokenDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputTokenDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1879,7 +1879,7 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TranscriptionDiarizedSegment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptionDiarizedSegment` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1942,7 +1942,7 @@ public struct TranscriptionLanguage: Codable, Hashable, Sendable {
         case code
     }
 
-    /// Decodes a `TranscriptionLanguage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptionLanguage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2035,7 +2035,7 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable {
         case noSpeechProb = "no_speech_prob"
     }
 
-    /// Decodes a `TranscriptionSegment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptionSegment` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2104,7 +2104,7 @@ public struct TranscriptionWord: Codable, Hashable, Sendable {
         case end
     }
 
-    /// Decodes a `TranscriptionWord` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptionWord` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2145,7 +2145,7 @@ public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes a `UpdateVoiceConsentRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateVoiceConsentRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2202,7 +2202,7 @@ public struct VadConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `VadConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VadConfig` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2254,7 +2254,7 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `VoiceConsentDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VoiceConsentDeletedResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2316,7 +2316,7 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
-    /// Decodes a `VoiceConsentListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VoiceConsentListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2389,7 +2389,7 @@ public struct VoiceConsentResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `VoiceConsentResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VoiceConsentResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2449,7 +2449,7 @@ public struct VoiceResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `VoiceResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VoiceResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

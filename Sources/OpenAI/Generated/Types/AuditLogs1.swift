@@ -378,7 +378,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         case certificatesDeactivated = "certificates.deactivated"
     }
 
-    /// Decodes a `AuditLog` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLog` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -540,7 +540,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes a `ProjectValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -587,7 +587,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `APIKeyCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `APIKeyCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -625,7 +625,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case scopes
             }
 
-            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -671,7 +671,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `APIKeyUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `APIKeyUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -709,7 +709,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case scopes
             }
 
-            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -747,7 +747,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `APIKeyDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `APIKeyDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -792,7 +792,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `CheckpointPermissionCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CheckpointPermissionCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -838,7 +838,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case fineTunedModelCheckpoint = "fine_tuned_model_checkpoint"
             }
 
-            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -878,7 +878,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `CheckpointPermissionDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CheckpointPermissionDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -923,7 +923,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `ExternalKeyRegistered` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExternalKeyRegistered` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -962,7 +962,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `ExternalKeyRemoved` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExternalKeyRemoved` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1007,7 +1007,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `GroupCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `GroupCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1045,7 +1045,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case groupName = "group_name"
             }
 
-            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1091,7 +1091,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `GroupUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `GroupUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1129,7 +1129,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case groupName = "group_name"
             }
 
-            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1167,7 +1167,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `GroupDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `GroupDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1204,7 +1204,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `ScimEnabled` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ScimEnabled` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1241,7 +1241,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `ScimDisabled` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ScimDisabled` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1286,7 +1286,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `InviteSent` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InviteSent` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1332,7 +1332,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1372,7 +1372,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `InviteAccepted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InviteAccepted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1409,7 +1409,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `InviteDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InviteDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1460,7 +1460,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case allowedIps = "allowed_ips"
         }
 
-        /// Decodes a `IPAllowlistCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1509,7 +1509,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case allowedIps = "allowed_ips"
         }
 
-        /// Decodes a `IPAllowlistUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1562,7 +1562,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case allowedIps = "allowed_ips"
         }
 
-        /// Decodes a `IPAllowlistDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1603,7 +1603,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case configs
         }
 
-        /// Decodes a `IPAllowlistConfigActivated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistConfigActivated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1647,7 +1647,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
-            /// Decodes a `Config` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Config` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1687,7 +1687,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case configs
         }
 
-        /// Decodes a `IPAllowlistConfigDeactivated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistConfigDeactivated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1731,7 +1731,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
-            /// Decodes a `Config` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Config` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1779,7 +1779,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case errorMessage = "error_message"
         }
 
-        /// Decodes a `LoginFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LoginFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1826,7 +1826,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case errorMessage = "error_message"
         }
 
-        /// Decodes a `LogoutFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LogoutFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1873,7 +1873,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `OrganizationUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `OrganizationUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1949,7 +1949,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case apiCallLoggingProjectIDs = "api_call_logging_project_ids"
             }
 
-            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2007,7 +2007,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `ProjectCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2053,7 +2053,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case title
             }
 
-            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2101,7 +2101,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `ProjectUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2139,7 +2139,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case title
             }
 
-            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2177,7 +2177,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `ProjectArchived` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectArchived` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2214,7 +2214,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `ProjectDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2259,7 +2259,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `RateLimitUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RateLimitUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2329,7 +2329,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case batch1DayMaxInputTokens = "batch_1_day_max_input_tokens"
             }
 
-            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2377,7 +2377,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `RateLimitDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RateLimitDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2440,7 +2440,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case resourceID = "resource_id"
         }
 
-        /// Decodes a `RoleCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2493,7 +2493,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `RoleUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2569,7 +2569,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2619,7 +2619,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `RoleDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2682,7 +2682,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case resourceType = "resource_type"
         }
 
-        /// Decodes a `RoleAssignmentCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleAssignmentCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2753,7 +2753,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case resourceType = "resource_type"
         }
 
-        /// Decodes a `RoleAssignmentDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleAssignmentDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2854,7 +2854,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case source
         }
 
-        /// Decodes a `RoleBoundToResource` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleBoundToResource` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2993,7 +2993,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case source
         }
 
-        /// Decodes a `RoleUnboundFromResource` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleUnboundFromResource` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3084,7 +3084,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `ServiceAccountCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ServiceAccountCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3122,7 +3122,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3168,7 +3168,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `ServiceAccountUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ServiceAccountUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3206,7 +3206,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3244,7 +3244,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `ServiceAccountDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ServiceAccountDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3289,7 +3289,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `WorkloadIdentityProviderCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3336,7 +3336,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `WorkloadIdentityProviderUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3383,7 +3383,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes a `WorkloadIdentityProviderDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3436,7 +3436,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `WorkloadIdentityProviderMappingCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderMappingCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3491,7 +3491,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `WorkloadIdentityProviderMappingUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderMappingUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3552,7 +3552,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case serviceAccountID = "service_account_id"
         }
 
-        /// Decodes a `WorkloadIdentityProviderMappingDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderMappingDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3603,7 +3603,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `UserAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UserAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3641,7 +3641,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3687,7 +3687,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes a `UserUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UserUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3725,7 +3725,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes a `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3763,7 +3763,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `UserDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UserDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3808,7 +3808,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes a `CertificateCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3855,7 +3855,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes a `CertificateUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateUpdated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3908,7 +3908,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case certificate
         }
 
-        /// Decodes a `CertificateDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateDeleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3949,7 +3949,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case certificates
         }
 
-        /// Decodes a `CertificatesActivated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificatesActivated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3993,7 +3993,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
-            /// Decodes a `CertificateValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CertificateValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -4033,7 +4033,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case certificates
         }
 
-        /// Decodes a `CertificatesDeactivated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificatesDeactivated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4077,7 +4077,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
-            /// Decodes a `CertificateValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CertificateValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.

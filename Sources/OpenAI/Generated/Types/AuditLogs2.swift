@@ -36,7 +36,7 @@ public struct AuditLogActor: Codable, Hashable, Sendable {
         case apiKey = "api_key"
     }
 
-    /// Decodes a `AuditLogActor` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActor` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -116,7 +116,7 @@ public struct AuditLogActorAPIKey: Codable, Hashable, Sendable {
         case serviceAccount = "service_account"
     }
 
-    /// Decodes a `AuditLogActorAPIKey` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActorAPIKey` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -178,7 +178,7 @@ public struct AuditLogActorServiceAccount: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes a `AuditLogActorServiceAccount` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActorServiceAccount` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -223,7 +223,7 @@ public struct AuditLogActorSession: Codable, Hashable, Sendable {
         case ipAddress = "ip_address"
     }
 
-    /// Decodes a `AuditLogActorSession` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActorSession` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -270,7 +270,7 @@ public struct AuditLogActorUser: Codable, Hashable, Sendable {
         case email
     }
 
-    /// Decodes a `AuditLogActorUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActorUser` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -778,7 +778,7 @@ public struct ListAuditLogsResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `ListAuditLogsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListAuditLogsResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

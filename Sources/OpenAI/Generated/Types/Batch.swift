@@ -150,7 +150,7 @@ public struct Batch: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Batch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Batch` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -236,7 +236,7 @@ public struct Batch: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes a `Errors` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Errors` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -340,7 +340,7 @@ public struct Batch: Codable, Hashable, Sendable {
             case totalTokens = "total_tokens"
         }
 
-        /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -385,7 +385,7 @@ public struct Batch: Codable, Hashable, Sendable {
                 case cachedTokens = "cached_tokens"
             }
 
-            /// Decodes a `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `InputTokensDetails` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -422,7 +422,7 @@ public struct Batch: Codable, Hashable, Sendable {
                 case reasoningTokens = "reasoning_tokens"
             }
 
-            /// Decodes a `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -481,7 +481,7 @@ public struct BatchError: Codable, Hashable, Sendable {
         case line
     }
 
-    /// Decodes a `BatchError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BatchError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -525,7 +525,7 @@ public struct BatchFileExpirationAfter: Codable, Hashable, Sendable {
         case anchor
     }
 
-    /// Decodes a `BatchFileExpirationAfter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BatchFileExpirationAfter` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -578,7 +578,7 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable {
         case failed
     }
 
-    /// Decodes a `BatchRequestCounts` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BatchRequestCounts` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -644,7 +644,7 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
         case completionWindow = "completion_window"
     }
 
-    /// Decodes a `CreateBatchRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateBatchRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -747,7 +747,7 @@ public struct ListBatchesResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `ListBatchesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListBatchesResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

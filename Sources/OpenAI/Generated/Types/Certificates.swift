@@ -58,7 +58,7 @@ public struct Certificate: Codable, Hashable, Sendable {
         case active
     }
 
-    /// Decodes a `Certificate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Certificate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -144,7 +144,7 @@ public struct Certificate: Codable, Hashable, Sendable {
             case content
         }
 
-        /// Decodes a `CertificateDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -187,7 +187,7 @@ public struct DeleteCertificateResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeleteCertificateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteCertificateResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -247,7 +247,7 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
-    /// Decodes a `ListCertificatesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListCertificatesResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -320,7 +320,7 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, Curs
         case object
     }
 
-    /// Decodes a `ListProjectCertificatesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListProjectCertificatesResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -372,7 +372,7 @@ public struct ModifyCertificateRequest: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes a `ModifyCertificateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyCertificateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -436,7 +436,7 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `OrganizationCertificate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationCertificate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -490,7 +490,7 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
             case expiresAt = "expires_at"
         }
 
-        /// Decodes a `CertificateDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -531,7 +531,7 @@ public struct OrganizationCertificateActivationResponse: Codable, Hashable, Send
         case object
     }
 
-    /// Decodes a `OrganizationCertificateActivationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationCertificateActivationResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -571,7 +571,7 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Hashable, Se
         case object
     }
 
-    /// Decodes a `OrganizationCertificateDeactivationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationCertificateDeactivationResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -637,7 +637,7 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `OrganizationProjectCertificate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationProjectCertificate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -691,7 +691,7 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
             case expiresAt = "expires_at"
         }
 
-        /// Decodes a `CertificateDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -732,7 +732,7 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Hashabl
         case object
     }
 
-    /// Decodes a `OrganizationProjectCertificateActivationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationProjectCertificateActivationResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -772,7 +772,7 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hasha
         case object
     }
 
-    /// Decodes a `OrganizationProjectCertificateDeactivationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationProjectCertificateDeactivationResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -811,7 +811,7 @@ public struct ToggleCertificatesRequest: Codable, Hashable, Sendable {
         case certificateIDs = "certificate_ids"
     }
 
-    /// Decodes a `ToggleCertificatesRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToggleCertificatesRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -856,7 +856,7 @@ public struct UploadCertificateRequest: Codable, Hashable, Sendable {
         case certificate
     }
 
-    /// Decodes a `UploadCertificateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UploadCertificateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

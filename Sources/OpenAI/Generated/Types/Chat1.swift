@@ -43,7 +43,7 @@ public struct ChatCompletionAllowedTools: Codable, Hashable, Sendable {
         case tools
     }
 
-    /// Decodes a `ChatCompletionAllowedTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionAllowedTools` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -107,7 +107,7 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ChatCompletionAllowedToolsChoice` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionAllowedToolsChoice` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -155,7 +155,7 @@ public struct ChatCompletionDeleted: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ChatCompletionDeleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionDeleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -196,7 +196,7 @@ public struct ChatCompletionFunctionCallOption: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes a `ChatCompletionFunctionCallOption` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionFunctionCallOption` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -251,7 +251,7 @@ public struct ChatCompletionFunctions: Codable, Hashable, Sendable {
         case parameters
     }
 
-    /// Decodes a `ChatCompletionFunctions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionFunctions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -313,7 +313,7 @@ public struct ChatCompletionList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `ChatCompletionList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionList` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -374,7 +374,7 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ChatCompletionMessageCustomToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionMessageCustomToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -422,7 +422,7 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
             case input
         }
 
-        /// Decodes a `Custom` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Custom` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -483,7 +483,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         case object
     }
 
-    /// Decodes a `ChatCompletionMessageList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionMessageList` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -590,7 +590,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             case contentParts = "content_parts"
         }
 
-        /// Decodes a `DataItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataItem` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -643,7 +643,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 case type
             }
 
-            /// Decodes a `AnnotationValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `AnnotationValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -701,7 +701,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                     case title
                 }
 
-                /// Decodes a `URLCitation` from its JSON object; members it does not declare are ignored.
+                /// Decodes `URLCitation` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -783,7 +783,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 case name
             }
 
-            /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -846,7 +846,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 case transcript
             }
 
-            /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -939,7 +939,7 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ChatCompletionMessageToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionMessageToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -987,7 +987,7 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
             case arguments
         }
 
-        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1042,7 +1042,7 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ChatCompletionMessageToolCallChunk` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionMessageToolCallChunk` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1092,7 +1092,7 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
             case arguments
         }
 
-        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1208,7 +1208,7 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes a `ChatCompletionModeration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionModeration` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1334,7 +1334,7 @@ public struct ChatCompletionModerationError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ChatCompletionModerationError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionModerationError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1384,7 +1384,7 @@ public struct ChatCompletionModerationResults: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ChatCompletionModerationResults` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionModerationResults` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1426,7 +1426,7 @@ public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ChatCompletionNamedToolChoice` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionNamedToolChoice` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1464,7 +1464,7 @@ public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1503,7 +1503,7 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ChatCompletionNamedToolChoiceCustom` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionNamedToolChoiceCustom` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1541,7 +1541,7 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes a `Custom` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Custom` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1612,7 +1612,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
         case role
     }
 
-    /// Decodes a `ChatCompletionRequestAssistantMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestAssistantMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1704,7 +1704,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
             case id
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1751,7 +1751,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
             case name
         }
 
-        /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1841,7 +1841,7 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
         case role
     }
 
-    /// Decodes a `ChatCompletionRequestDeveloperMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestDeveloperMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1936,7 +1936,7 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Hashable, Sendable 
         case role
     }
 
-    /// Decodes a `ChatCompletionRequestFunctionMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestFunctionMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2045,7 +2045,7 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `ChatCompletionRequestMessageContentPartAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartAudio` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2093,7 +2093,7 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
             case format
         }
 
-        /// Decodes a `InputAudioValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2161,7 +2161,7 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `ChatCompletionRequestMessageContentPartFile` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartFile` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2217,7 +2217,7 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
             case fileID = "file_id"
         }
 
-        /// Decodes a `File` from its JSON object; members it does not declare are ignored.
+        /// Decodes `File` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2268,7 +2268,7 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `ChatCompletionRequestMessageContentPartImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartImage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2316,7 +2316,7 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
             case detail
         }
 
-        /// Decodes a `ImageURL` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageURL` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2379,7 +2379,7 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `ChatCompletionRequestMessageContentPartRefusal` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartRefusal` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2427,7 +2427,7 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `ChatCompletionRequestMessageContentPartText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartText` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2479,7 +2479,7 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `ChatCompletionRequestSystemMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestSystemMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2577,7 +2577,7 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `ChatCompletionRequestToolMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestToolMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2676,7 +2676,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `ChatCompletionRequestUserMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestUserMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2853,7 +2853,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         case audio
     }
 
-    /// Decodes a `ChatCompletionResponseMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionResponseMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2902,7 +2902,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `AnnotationValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AnnotationValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2960,7 +2960,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
                 case title
             }
 
-            /// Decodes a `URLCitation` from its JSON object; members it does not declare are ignored.
+            /// Decodes `URLCitation` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3042,7 +3042,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3105,7 +3105,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             case transcript
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3211,7 +3211,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
         case refusal
     }
 
-    /// Decodes a `ChatCompletionStreamResponseDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionStreamResponseDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3265,7 +3265,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3353,7 +3353,7 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes a `ChatCompletionTokenLogprob` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionTokenLogprob` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3409,7 +3409,7 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
             case bytes
         }
 
-        /// Decodes a `TopLogprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TopLogprob` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

@@ -351,7 +351,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         case functions
     }
 
-    /// Decodes a `CreateChatCompletionRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateChatCompletionRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -498,7 +498,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
             case searchContextSize = "search_context_size"
         }
 
-        /// Decodes a `WebSearchOptions` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WebSearchOptions` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -537,7 +537,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes a `UserLocation` from its JSON object; members it does not declare are ignored.
+            /// Decodes `UserLocation` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -643,7 +643,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
             case format
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -886,7 +886,7 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `CreateChatCompletionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateChatCompletionResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -964,7 +964,7 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
             case logprobs
         }
 
-        /// Decodes a `Choice` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Choice` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1046,7 +1046,7 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
                 case refusal
             }
 
-            /// Decodes a `Logprobs` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Logprobs` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1156,7 +1156,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `CreateChatCompletionStreamResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateChatCompletionStreamResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1233,7 +1233,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
             case index
         }
 
-        /// Decodes a `Choice` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Choice` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1283,7 +1283,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
                 case refusal
             }
 
-            /// Decodes a `Logprobs` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Logprobs` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1356,7 +1356,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CustomToolChatCompletions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolChatCompletions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1408,7 +1408,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             case format
         }
 
-        /// Decodes a `Custom` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Custom` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1479,7 +1479,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Text` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -1517,7 +1517,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes a `Grammar` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Grammar` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -1563,7 +1563,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                         case syntax
                     }
 
-                    /// Decodes a `GrammarValue` from its JSON object; members it does not declare are ignored.
+                    /// Decodes `GrammarValue` from its JSON object; members it does not declare are ignored.
                     ///
                     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                     ///   of a member whose value does not fit its type.
@@ -1629,7 +1629,7 @@ public struct PredictionContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `PredictionContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PredictionContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1821,7 +1821,7 @@ public struct WebSearchLocation: Codable, Hashable, Sendable {
         case timezone
     }
 
-    /// Decodes a `WebSearchLocation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchLocation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -157,7 +157,7 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
         case user
     }
 
-    /// Decodes a `CreateCompletionRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateCompletionRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -340,7 +340,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `CreateCompletionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateCompletionResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -410,7 +410,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
             case text
         }
 
-        /// Decodes a `Choice` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Choice` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -496,7 +496,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
                 case topLogprobs = "top_logprobs"
             }
 
-            /// Decodes a `Logprobs` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Logprobs` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.

@@ -212,7 +212,7 @@ public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `ConversationItemList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ConversationItemList` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -280,7 +280,7 @@ public struct ConversationResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ConversationResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ConversationResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -331,7 +331,7 @@ public struct CreateConversationBody: Codable, Hashable, Sendable {
         case items
     }
 
-    /// Decodes a `CreateConversationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateConversationBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -371,7 +371,7 @@ public struct UpdateConversationBody: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes a `UpdateConversationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateConversationBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -417,7 +417,7 @@ public struct DeletedConversationResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeletedConversationResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedConversationResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

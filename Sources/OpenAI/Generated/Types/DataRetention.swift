@@ -23,7 +23,7 @@ public struct OrganizationDataRetention: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `OrganizationDataRetention` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationDataRetention` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -88,7 +88,7 @@ public struct ProjectDataRetention: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectDataRetention` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectDataRetention` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -158,7 +158,7 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Hashable, Sendable {
         case retentionType = "retention_type"
     }
 
-    /// Decodes a `UpdateOrganizationDataRetentionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateOrganizationDataRetentionBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -220,7 +220,7 @@ public struct UpdateProjectDataRetentionBody: Codable, Hashable, Sendable {
         case retentionType = "retention_type"
     }
 
-    /// Decodes a `UpdateProjectDataRetentionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateProjectDataRetentionBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

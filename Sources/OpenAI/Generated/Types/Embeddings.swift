@@ -48,7 +48,7 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         case user
     }
 
-    /// Decodes a `CreateEmbeddingRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEmbeddingRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -206,7 +206,7 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `CreateEmbeddingResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEmbeddingResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -256,7 +256,7 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
             case totalTokens = "total_tokens"
         }
 
-        /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -305,7 +305,7 @@ public struct Embedding: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Embedding` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Embedding` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -43,7 +43,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CreateEvalCompletionsRunDataSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalCompletionsRunDataSource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -126,7 +126,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes a `Template` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Template` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -206,7 +206,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes a `ItemReference` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ItemReference` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -293,7 +293,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             case tools
         }
 
-        /// Decodes a `SamplingParams` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -452,7 +452,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CreateEvalCustomDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalCustomDataSourceConfig` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -539,7 +539,7 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
             case content
         }
 
-        /// Decodes a `SimpleInputMessage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SimpleInputMessage` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -580,7 +580,7 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CreateEvalJsonlRunDataSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalJsonlRunDataSource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -686,7 +686,7 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CreateEvalLabelModelGrader` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalLabelModelGrader` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -735,7 +735,7 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CreateEvalLogsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalLogsDataSourceConfig` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -794,7 +794,7 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         case testingCriteria = "testing_criteria"
     }
 
-    /// Decodes a `CreateEvalRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -956,7 +956,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CreateEvalResponsesRunDataSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalResponsesRunDataSource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1039,7 +1039,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes a `Template` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Template` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1123,7 +1123,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                         case content
                     }
 
-                    /// Decodes a `ChatMessage` from its JSON object; members it does not declare are ignored.
+                    /// Decodes `ChatMessage` from its JSON object; members it does not declare are ignored.
                     ///
                     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                     ///   of a member whose value does not fit its type.
@@ -1165,7 +1165,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes a `ItemReference` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ItemReference` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1257,7 +1257,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             case text
         }
 
-        /// Decodes a `SamplingParams` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1320,7 +1320,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 case format
             }
 
-            /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Text` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1417,7 +1417,7 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
         case dataSource = "data_source"
     }
 
-    /// Decodes a `CreateEvalRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalRunRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1505,7 +1505,7 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `CreateEvalStoredCompletionsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalStoredCompletionsDataSourceConfig` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1582,7 +1582,7 @@ public struct Eval: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Eval` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Eval` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1737,7 +1737,7 @@ public struct EvalAPIError: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes a `EvalAPIError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalAPIError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1781,7 +1781,7 @@ public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalCustomDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalCustomDataSourceConfig` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1847,7 +1847,7 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalGraderLabelModel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderLabelModel` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1915,7 +1915,7 @@ public struct EvalGraderPython: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalGraderPython` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderPython` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1993,7 +1993,7 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalGraderScoreModel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderScoreModel` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2067,7 +2067,7 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
             case reasoningEffort = "reasoning_effort"
         }
 
-        /// Decodes a `SamplingParams` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2134,7 +2134,7 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalGraderStringCheck` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderStringCheck` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2233,7 +2233,7 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalGraderTextSimilarity` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderTextSimilarity` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2329,7 +2329,7 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalJsonlFileContentSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalJsonlFileContentSource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2375,7 +2375,7 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
             case sample
         }
 
-        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2416,7 +2416,7 @@ public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalJsonlFileIDSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalJsonlFileIDSource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2476,7 +2476,7 @@ public struct EvalList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `EvalList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalList` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2541,7 +2541,7 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalLogsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalLogsDataSourceConfig` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2639,7 +2639,7 @@ public struct EvalResponsesSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalResponsesSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalResponsesSource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2771,7 +2771,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `EvalRun` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRun` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2853,7 +2853,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
             case passed
         }
 
-        /// Decodes a `ResultCounts` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResultCounts` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2928,7 +2928,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
             case cachedTokens = "cached_tokens"
         }
 
-        /// Decodes a `PerModelUsageItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `PerModelUsageItem` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2989,7 +2989,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
             case failed
         }
 
-        /// Decodes a `PerTestingCriteriaResult` from its JSON object; members it does not declare are ignored.
+        /// Decodes `PerTestingCriteriaResult` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3096,7 +3096,7 @@ public struct EvalRunList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `EvalRunList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRunList` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3199,7 +3199,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `EvalRunOutputItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRunOutputItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3309,7 +3309,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
             case seed
         }
 
-        /// Decodes a `Sample` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Sample` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3371,7 +3371,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 case content
             }
 
-            /// Decodes a `InputItemValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `InputItemValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3418,7 +3418,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 case content
             }
 
-            /// Decodes a `OutputItemValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `OutputItemValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3477,7 +3477,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 case cachedTokens = "cached_tokens"
             }
 
-            /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3543,7 +3543,7 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `EvalRunOutputItemList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRunOutputItemList` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3621,7 +3621,7 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable {
         case sample
     }
 
-    /// Decodes a `EvalRunOutputItemResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRunOutputItemResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3678,7 +3678,7 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `EvalStoredCompletionsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalStoredCompletionsDataSourceConfig` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3746,7 +3746,7 @@ public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalStoredCompletionsSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalStoredCompletionsSource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

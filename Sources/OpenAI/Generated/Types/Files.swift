@@ -44,7 +44,7 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncod
         case expiresAfter = "expires_after"
     }
 
-    /// Decodes a `CreateFileRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateFileRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -137,7 +137,7 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeleteFileResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteFileResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -204,7 +204,7 @@ public struct ListFilesResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes a `ListFilesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListFilesResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -22,7 +22,7 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Se
         case projectIDs = "project_ids"
     }
 
-    /// Decodes a `CreateFineTuningCheckpointPermissionRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateFineTuningCheckpointPermissionRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -136,7 +136,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes a `CreateFineTuningJobRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateFineTuningJobRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -234,7 +234,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             case nEpochs = "n_epochs"
         }
 
-        /// Decodes a `Hyperparameters` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Hyperparameters` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -404,7 +404,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `Integration` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Integration` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -466,7 +466,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
                 case tags
             }
 
-            /// Decodes a `Wandb` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Wandb` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -520,7 +520,7 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
         case object
     }
 
-    /// Decodes a `DeleteFineTuningCheckpointPermissionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteFineTuningCheckpointPermissionResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -600,7 +600,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         case role
     }
 
-    /// Decodes a `FineTuneChatCompletionRequestAssistantMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneChatCompletionRequestAssistantMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -694,7 +694,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
             case id
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -741,7 +741,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
             case name
         }
 
-        /// Decodes a `FunctionCall` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -801,7 +801,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         case nEpochs = "n_epochs"
     }
 
-    /// Decodes a `FineTuneDpoHyperparameters` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneDpoHyperparameters` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1008,7 +1008,7 @@ public struct FineTuneDpoMethod: Codable, Hashable, Sendable {
         case hyperparameters
     }
 
-    /// Decodes a `FineTuneDpoMethod` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneDpoMethod` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1065,7 +1065,7 @@ public struct FineTuneMethod: Codable, Hashable, Sendable {
         case reinforcement
     }
 
-    /// Decodes a `FineTuneMethod` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneMethod` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1168,7 +1168,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         case evalSamples = "eval_samples"
     }
 
-    /// Decodes a `FineTuneReinforcementHyperparameters` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneReinforcementHyperparameters` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1496,7 +1496,7 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
         case hyperparameters
     }
 
-    /// Decodes a `FineTuneReinforcementMethod` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneReinforcementMethod` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1603,7 +1603,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         case nEpochs = "n_epochs"
     }
 
-    /// Decodes a `FineTuneSupervisedHyperparameters` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneSupervisedHyperparameters` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1767,7 +1767,7 @@ public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable {
         case hyperparameters
     }
 
-    /// Decodes a `FineTuneSupervisedMethod` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneSupervisedMethod` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1819,7 +1819,7 @@ public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `FineTuningCheckpointPermission` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningCheckpointPermission` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1865,7 +1865,7 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FineTuningIntegration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningIntegration` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1926,7 +1926,7 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
             case tags
         }
 
-        /// Decodes a `Wandb` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Wandb` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2075,7 +2075,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `FineTuningJob` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningJob` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2161,7 +2161,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             case param
         }
 
-        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2218,7 +2218,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             case nEpochs = "n_epochs"
         }
 
-        /// Decodes a `Hyperparameters` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Hyperparameters` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2450,7 +2450,7 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `FineTuningJobCheckpoint` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningJobCheckpoint` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2536,7 +2536,7 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
             case fullValidMeanTokenAccuracy = "full_valid_mean_token_accuracy"
         }
 
-        /// Decodes a `Metrics` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Metrics` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2619,7 +2619,7 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `FineTuningJobEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningJobEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2724,7 +2724,7 @@ public struct GraderMulti: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `GraderMulti` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderMulti` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2842,7 +2842,7 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
         case object
     }
 
-    /// Decodes a `ListFineTuningCheckpointPermissionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListFineTuningCheckpointPermissionResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2915,7 +2915,7 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
         case object
     }
 
-    /// Decodes a `ListFineTuningJobCheckpointsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListFineTuningJobCheckpointsResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2976,7 +2976,7 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Curs
         case object
     }
 
-    /// Decodes a `ListFineTuningJobEventsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListFineTuningJobEventsResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3033,7 +3033,7 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, 
         case object
     }
 
-    /// Decodes a `ListPaginatedFineTuningJobsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListPaginatedFineTuningJobsResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3099,7 +3099,7 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
         case modelSample = "model_sample"
     }
 
-    /// Decodes a `RunGraderRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunGraderRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3214,7 +3214,7 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
         case modelGraderTokenUsagePerModel = "model_grader_token_usage_per_model"
     }
 
-    /// Decodes a `RunGraderResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunGraderResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3294,7 +3294,7 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
             case sampledModelName = "sampled_model_name"
         }
 
-        /// Decodes a `MetadataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `MetadataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3422,7 +3422,7 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
                 case modelGraderServerErrorDetails = "model_grader_server_error_details"
             }
 
-            /// Decodes a `Errors` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Errors` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3487,7 +3487,7 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
         case grader
     }
 
-    /// Decodes a `ValidateGraderRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ValidateGraderRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3578,7 +3578,7 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable {
         case grader
     }
 
-    /// Decodes a `ValidateGraderResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ValidateGraderResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

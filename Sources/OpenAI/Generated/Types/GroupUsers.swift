@@ -22,7 +22,7 @@ public struct CreateGroupUserBody: Codable, Hashable, Sendable {
         case userID = "user_id"
     }
 
-    /// Decodes a `CreateGroupUserBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateGroupUserBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -91,7 +91,7 @@ public struct GroupMemberUser: Codable, Hashable, Sendable {
         case userType = "user_type"
     }
 
-    /// Decodes a `GroupMemberUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupMemberUser` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -171,7 +171,7 @@ public struct GroupUser: Codable, Hashable, Sendable {
         case email
     }
 
-    /// Decodes a `GroupUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupUser` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -221,7 +221,7 @@ public struct GroupUserAssignment: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `GroupUserAssignment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupUserAssignment` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -263,7 +263,7 @@ public struct GroupUserDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `GroupUserDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupUserDeletedResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -317,7 +317,7 @@ public struct UserListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `UserListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -22,7 +22,7 @@ public struct CreateGroupBody: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes a `CreateGroupBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateGroupBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -68,7 +68,7 @@ public struct GroupDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `GroupDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupDeletedResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -124,7 +124,7 @@ public struct GroupListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `GroupListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -194,7 +194,7 @@ public struct GroupResourceWithSuccess: Codable, Hashable, Sendable {
         case isScimManaged = "is_scim_managed"
     }
 
-    /// Decodes a `GroupResourceWithSuccess` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupResourceWithSuccess` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -263,7 +263,7 @@ public struct GroupResponse: Codable, Hashable, Sendable {
         case groupType = "group_type"
     }
 
-    /// Decodes a `GroupResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -327,7 +327,7 @@ public struct UpdateGroupBody: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes a `UpdateGroupBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateGroupBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

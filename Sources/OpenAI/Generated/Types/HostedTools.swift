@@ -22,7 +22,7 @@ public struct HostedToolPermission: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes a `HostedToolPermission` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HostedToolPermission` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -59,7 +59,7 @@ public struct HostedToolPermissionUpdate: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes a `HostedToolPermissionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HostedToolPermissionUpdate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -122,7 +122,7 @@ public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable {
         case codeInterpreter = "code_interpreter"
     }
 
-    /// Decodes a `ProjectHostedToolPermissions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectHostedToolPermissions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -193,7 +193,7 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Send
         case codeInterpreter = "code_interpreter"
     }
 
-    /// Decodes a `ProjectHostedToolPermissionsUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectHostedToolPermissionsUpdateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

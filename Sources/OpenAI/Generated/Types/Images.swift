@@ -129,7 +129,7 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         case quality
     }
 
-    /// Decodes a `CreateImageEditRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateImageEditRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -516,7 +516,7 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
         case user
     }
 
-    /// Decodes a `CreateImageRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateImageRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -828,7 +828,7 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
         case user
     }
 
-    /// Decodes a `CreateImageVariationRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateImageVariationRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1034,7 +1034,7 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         case partialImages = "partial_images"
     }
 
-    /// Decodes a `EditImageBodyJSONParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EditImageBodyJSONParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1276,7 +1276,7 @@ public struct Image: Codable, Hashable, Sendable {
         case revisedPrompt = "revised_prompt"
     }
 
-    /// Decodes a `Image` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Image` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1356,7 +1356,7 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ImageEditCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageEditCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1540,7 +1540,7 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ImageEditPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageEditPartialImageEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1763,7 +1763,7 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ImageGenCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1947,7 +1947,7 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ImageGenPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenPartialImageEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2140,7 +2140,7 @@ public struct ImageRefParam: Codable, Hashable, Sendable {
         case fileID = "file_id"
     }
 
-    /// Decodes a `ImageRefParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageRefParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2217,7 +2217,7 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
         case usage
     }
 
-    /// Decodes a `ImagesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImagesResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2371,7 +2371,7 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
         case inputTokensDetails = "input_tokens_details"
     }
 
-    /// Decodes a `ImagesUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImagesUsage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2421,7 +2421,7 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
             case imageTokens = "image_tokens"
         }
 
-        /// Decodes a `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputTokensDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2474,7 +2474,7 @@ public struct ImageGenOutputTokensDetails: Codable, Hashable, Sendable {
         case textTokens = "text_tokens"
     }
 
-    /// Decodes a `ImageGenOutputTokensDetails` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenOutputTokensDetails` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2521,7 +2521,7 @@ public struct ImageGenInputUsageDetails: Codable, Hashable, Sendable {
         case imageTokens = "image_tokens"
     }
 
-    /// Decodes a `ImageGenInputUsageDetails` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenInputUsageDetails` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2586,7 +2586,7 @@ public struct ImageGenUsage: Codable, Hashable, Sendable {
         case inputTokensDetails = "input_tokens_details"
     }
 
-    /// Decodes a `ImageGenUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenUsage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

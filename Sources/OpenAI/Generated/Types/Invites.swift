@@ -67,7 +67,7 @@ public struct Invite: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Invite` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Invite` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -168,7 +168,7 @@ public struct Invite: Codable, Hashable, Sendable {
             case role
         }
 
-        /// Decodes a `ProjectValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -236,7 +236,7 @@ public struct InviteDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `InviteDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InviteDeleteResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -298,7 +298,7 @@ public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `InviteListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InviteListResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -364,7 +364,7 @@ public struct InviteRequest: Codable, Hashable, Sendable {
         case projects
     }
 
-    /// Decodes a `InviteRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InviteRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -431,7 +431,7 @@ public struct InviteRequest: Codable, Hashable, Sendable {
             case role
         }
 
-        /// Decodes a `ProjectValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

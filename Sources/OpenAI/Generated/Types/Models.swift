@@ -36,7 +36,7 @@ public struct DeleteModelResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeleteModelResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteModelResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -78,7 +78,7 @@ public struct ListModelsResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ListModelsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListModelsResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -138,7 +138,7 @@ public struct Model: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Model` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Model` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

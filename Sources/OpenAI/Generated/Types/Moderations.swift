@@ -33,7 +33,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         case model
     }
 
-    /// Decodes a `CreateModerationRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateModerationRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -160,7 +160,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes a `ImageURL` from its JSON object; members it does not declare are ignored.
+                /// Decodes `ImageURL` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -198,7 +198,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                         case url
                     }
 
-                    /// Decodes a `ImageURLValue` from its JSON object; members it does not declare are ignored.
+                    /// Decodes `ImageURLValue` from its JSON object; members it does not declare are ignored.
                     ///
                     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                     ///   of a member whose value does not fit its type.
@@ -237,7 +237,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Text` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -320,7 +320,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         case results
     }
 
-    /// Decodes a `CreateModerationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateModerationResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -380,7 +380,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             case categoryAppliedInputTypes = "category_applied_input_types"
         }
 
-        /// Decodes a `ResultValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResultValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -496,7 +496,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 case violenceGraphic = "violence/graphic"
             }
 
-            /// Decodes a `Categories` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Categories` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -631,7 +631,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 case violenceGraphic = "violence/graphic"
             }
 
-            /// Decodes a `CategoryScores` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CategoryScores` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -766,7 +766,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 case violenceGraphic = "violence/graphic"
             }
 
-            /// Decodes a `CategoryAppliedInputTypes` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CategoryAppliedInputTypes` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.

@@ -61,7 +61,7 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `AdminAPIKey` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AdminAPIKey` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -143,7 +143,7 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
             case role
         }
 
-        /// Decodes a `Owner` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Owner` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -236,7 +236,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `AdminAPIKeyCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AdminAPIKeyCreateResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -320,7 +320,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
             case role
         }
 
-        /// Decodes a `Owner` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Owner` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -389,7 +389,7 @@ public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `APIKeyList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `APIKeyList` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -530,7 +530,7 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CodeInterpreterFileOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterFileOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -576,7 +576,7 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
             case fileID = "file_id"
         }
 
-        /// Decodes a `File` from its JSON object; members it does not declare are ignored.
+        /// Decodes `File` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -617,7 +617,7 @@ public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CodeInterpreterTextOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterTextOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -677,7 +677,7 @@ public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage
         case object
     }
 
-    /// Decodes a `ContainerFileListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerFileListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -767,7 +767,7 @@ public struct ContainerFileResource: Codable, Hashable, Sendable {
         case source
     }
 
-    /// Decodes a `ContainerFileResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerFileResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -837,7 +837,7 @@ public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `ContainerListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -941,7 +941,7 @@ public struct ContainerResource: Codable, Hashable, Sendable {
         case networkPolicy = "network_policy"
     }
 
-    /// Decodes a `ContainerResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -996,7 +996,7 @@ public struct ContainerResource: Codable, Hashable, Sendable {
             case anchor
         }
 
-        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1068,7 +1068,7 @@ public struct ContainerResource: Codable, Hashable, Sendable {
             case allowedDomains = "allowed_domains"
         }
 
-        /// Decodes a `NetworkPolicy` from its JSON object; members it does not declare are ignored.
+        /// Decodes `NetworkPolicy` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1198,7 +1198,7 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         case networkPolicy = "network_policy"
     }
 
-    /// Decodes a `CreateContainerBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateContainerBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1245,7 +1245,7 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
             case anchor
         }
 
-        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1398,7 +1398,7 @@ public struct CreateContainerFileBody: Codable, Hashable, Sendable, MultipartFor
         case file
     }
 
-    /// Decodes a `CreateContainerFileBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateContainerFileBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1451,7 +1451,7 @@ public struct DeletedConversation: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeletedConversation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedConversation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1486,7 +1486,7 @@ public struct DoneEvent: Codable, Hashable, Sendable {
         case data
     }
 
-    /// Decodes a `DoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1526,7 +1526,7 @@ public struct ErrorEvent: Codable, Hashable, Sendable {
         case event
     }
 
-    /// Decodes a `ErrorEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ErrorEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1579,7 +1579,7 @@ public struct LogProbProperties: Codable, Hashable, Sendable {
         case bytes
     }
 
-    /// Decodes a `LogProbProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LogProbProperties` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1629,7 +1629,7 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MessageDeltaContentImageFileObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentImageFileObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1677,7 +1677,7 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
             case detail
         }
 
-        /// Decodes a `ImageFile` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageFile` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1748,7 +1748,7 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MessageDeltaContentImageURLObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentImageURLObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1796,7 +1796,7 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
             case detail
         }
 
-        /// Decodes a `ImageURL` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageURL` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1867,7 +1867,7 @@ public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MessageDeltaContentRefusalObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentRefusalObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1935,7 +1935,7 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
         case type
     }
 
-    /// Decodes a `MessageDeltaContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1989,7 +1989,7 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
             case quote
         }
 
-        /// Decodes a `FileCitation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileCitation` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2056,7 +2056,7 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `MessageDeltaContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2102,7 +2102,7 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
             case fileID = "file_id"
         }
 
-        /// Decodes a `FilePathValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FilePathValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2149,7 +2149,7 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MessageDeltaContentTextObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentTextObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2197,7 +2197,7 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
             case annotations
         }
 
-        /// Decodes a `Text` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Text` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2285,7 +2285,7 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `MessageDeltaObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2333,7 +2333,7 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
             case content
         }
 
-        /// Decodes a `Delta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Delta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2495,7 +2495,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadMessageCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2535,7 +2535,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadMessageInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2575,7 +2575,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadMessageDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2615,7 +2615,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadMessageCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2655,7 +2655,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadMessageIncomplete` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageIncomplete` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3342,7 +3342,7 @@ public struct OutputAudio: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `OutputAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OutputAudio` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3392,7 +3392,7 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `RunStepDeltaObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3432,7 +3432,7 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
             case stepDetails = "step_details"
         }
 
-        /// Decodes a `Delta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Delta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3510,7 +3510,7 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RunStepDeltaStepDetailsMessageCreationObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsMessageCreationObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3548,7 +3548,7 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
             case messageID = "message_id"
         }
 
-        /// Decodes a `MessageCreation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `MessageCreation` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3601,7 +3601,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `RunStepDeltaStepDetailsToolCallsCodeObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3651,7 +3651,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
             case outputs
         }
 
-        /// Decodes a `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3739,7 +3739,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
         case type
     }
 
-    /// Decodes a `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3779,7 +3779,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
             case fileID = "file_id"
         }
 
-        /// Decodes a `ImageValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3826,7 +3826,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Has
         case type
     }
 
-    /// Decodes a `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3882,7 +3882,7 @@ public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `RunStepDeltaStepDetailsToolCallsFileSearchObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsFileSearchObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

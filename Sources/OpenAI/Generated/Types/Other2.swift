@@ -37,7 +37,7 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `RunStepDeltaStepDetailsToolCallsFunctionObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsFunctionObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -93,7 +93,7 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable,
             case output
         }
 
-        /// Decodes a `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -136,7 +136,7 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `RunStepDeltaStepDetailsToolCallsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -283,7 +283,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunStepCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -323,7 +323,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunStepInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -363,7 +363,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunStepDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -403,7 +403,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunStepCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -443,7 +443,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunStepFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -483,7 +483,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunStepCancelled` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepCancelled` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -523,7 +523,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunStepExpired` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepExpired` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -642,7 +642,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -682,7 +682,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunQueued` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunQueued` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -722,7 +722,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -762,7 +762,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunRequiresAction` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunRequiresAction` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -802,7 +802,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -842,7 +842,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunIncomplete` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunIncomplete` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -882,7 +882,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -922,7 +922,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunCancelling` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunCancelling` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -962,7 +962,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunCancelled` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunCancelled` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1002,7 +1002,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes a `ThreadRunExpired` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunExpired` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1051,7 +1051,7 @@ public struct ThreadStreamEvent: Codable, Hashable, Sendable {
         case event
     }
 
-    /// Decodes a `ThreadStreamEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadStreamEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1152,7 +1152,7 @@ public struct FileCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FileCitationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileCitationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1216,7 +1216,7 @@ public struct URLCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `URLCitationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLCitationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1288,7 +1288,7 @@ public struct ContainerFileCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ContainerFileCitationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerFileCitationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1386,7 +1386,7 @@ public struct SpendLimitEnforcement: Codable, Hashable, Sendable {
         case status
     }
 
-    /// Decodes a `SpendLimitEnforcement` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpendLimitEnforcement` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1444,7 +1444,7 @@ public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `OrganizationSpendLimitResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendLimitResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1491,7 +1491,7 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes a `UpdateOrganizationSpendLimitBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateOrganizationSpendLimitBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1533,7 +1533,7 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Hashable, Sendable
         case object
     }
 
-    /// Decodes a `OrganizationSpendLimitDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendLimitDeletedResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1593,7 +1593,7 @@ public struct ProjectSpendLimitResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectSpendLimitResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendLimitResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1640,7 +1640,7 @@ public struct UpdateProjectSpendLimitBody: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes a `UpdateProjectSpendLimitBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateProjectSpendLimitBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1682,7 +1682,7 @@ public struct ProjectSpendLimitDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectSpendLimitDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendLimitDeletedResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1729,7 +1729,7 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Hashable, Sendable
         case scopes
     }
 
-    /// Decodes a `CreateProjectServiceAccountAPIKeyBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateProjectServiceAccountAPIKeyBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1789,7 +1789,7 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ServiceAccountAPIKeyBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ServiceAccountAPIKeyBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1836,7 +1836,7 @@ public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, Multipar
         case file
     }
 
-    /// Decodes a `CreateContentProvenanceBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateContentProvenanceBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1965,7 +1965,7 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `C2PaProvenanceResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `C2PaProvenanceResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2028,7 +2028,7 @@ public struct SynthIDProvenanceResult: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `SynthIDProvenanceResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SynthIDProvenanceResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2080,7 +2080,7 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProvenanceResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProvenanceResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2271,7 +2271,7 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         case parallelToolCalls = "parallel_tool_calls"
     }
 
-    /// Decodes a `TokenCountsBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TokenCountsBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2374,7 +2374,7 @@ public struct TokenCountsResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `TokenCountsResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TokenCountsResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2504,7 +2504,7 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         case serviceTier = "service_tier"
     }
 
-    /// Decodes a `CompactResponseMethodPublicBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactResponseMethodPublicBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2788,7 +2788,7 @@ public struct CompactResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `CompactResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2833,7 +2833,7 @@ public struct ChatkitWorkflowTracing: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes a `ChatkitWorkflowTracing` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatkitWorkflowTracing` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2890,7 +2890,7 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
         case tracing
     }
 
-    /// Decodes a `ChatkitWorkflow` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatkitWorkflow` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2986,7 +2986,7 @@ public struct ChatSessionRateLimits: Codable, Hashable, Sendable {
         case maxRequestsPer1Minute = "max_requests_per_1_minute"
     }
 
-    /// Decodes a `ChatSessionRateLimits` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionRateLimits` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3045,7 +3045,7 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes a `ChatSessionAutomaticThreadTitling` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionAutomaticThreadTitling` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3096,7 +3096,7 @@ public struct ChatSessionFileUpload: Codable, Hashable, Sendable {
         case maxFiles = "max_files"
     }
 
-    /// Decodes a `ChatSessionFileUpload` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionFileUpload` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3145,7 +3145,7 @@ public struct ChatSessionHistory: Codable, Hashable, Sendable {
         case recentThreads = "recent_threads"
     }
 
-    /// Decodes a `ChatSessionHistory` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionHistory` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3198,7 +3198,7 @@ public struct ChatSessionChatkitConfiguration: Codable, Hashable, Sendable {
         case history
     }
 
-    /// Decodes a `ChatSessionChatkitConfiguration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionChatkitConfiguration` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3290,7 +3290,7 @@ public struct ChatSessionResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ChatSessionResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3345,7 +3345,7 @@ public struct WorkflowTracingParam: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes a `WorkflowTracingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WorkflowTracingParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3402,7 +3402,7 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
         case tracing
     }
 
-    /// Decodes a `WorkflowParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WorkflowParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3499,7 +3499,7 @@ public struct ExpiresAfterParam: Codable, Hashable, Sendable {
         case anchor
     }
 
-    /// Decodes a `ExpiresAfterParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ExpiresAfterParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3538,7 +3538,7 @@ public struct RateLimitsParam: Codable, Hashable, Sendable {
         case maxRequestsPer1Minute = "max_requests_per_1_minute"
     }
 
-    /// Decodes a `RateLimitsParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RateLimitsParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3575,7 +3575,7 @@ public struct AutomaticThreadTitlingParam: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes a `AutomaticThreadTitlingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AutomaticThreadTitlingParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3626,7 +3626,7 @@ public struct FileUploadParam: Codable, Hashable, Sendable {
         case maxFiles = "max_files"
     }
 
-    /// Decodes a `FileUploadParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileUploadParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3675,7 +3675,7 @@ public struct HistoryParam: Codable, Hashable, Sendable {
         case recentThreads = "recent_threads"
     }
 
-    /// Decodes a `HistoryParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HistoryParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3728,7 +3728,7 @@ public struct ChatkitConfigurationParam: Codable, Hashable, Sendable {
         case history
     }
 
-    /// Decodes a `ChatkitConfigurationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatkitConfigurationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3795,7 +3795,7 @@ public struct CreateChatSessionBody: Codable, Hashable, Sendable {
         case chatkitConfiguration = "chatkit_configuration"
     }
 
-    /// Decodes a `CreateChatSessionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateChatSessionBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3841,7 +3841,7 @@ public struct UserMessageInputText: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `UserMessageInputText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserMessageInputText` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3881,7 +3881,7 @@ public struct UserMessageQuotedText: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `UserMessageQuotedText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserMessageQuotedText` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3965,7 +3965,7 @@ public struct Attachment: Codable, Hashable, Sendable {
         case previewURL = "preview_url"
     }
 
-    /// Decodes a `Attachment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Attachment` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

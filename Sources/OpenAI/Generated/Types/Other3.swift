@@ -22,7 +22,7 @@ public struct ToolChoice: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes a `ToolChoice` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoice` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -67,7 +67,7 @@ public struct InferenceOptions: Codable, Hashable, Sendable {
         case model
     }
 
-    /// Decodes a `InferenceOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InferenceOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -140,7 +140,7 @@ public struct UserMessageItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `UserMessageItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserMessageItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -231,7 +231,7 @@ public struct FileAnnotationSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FileAnnotationSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileAnnotationSource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -271,7 +271,7 @@ public struct FileAnnotation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FileAnnotation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileAnnotation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -311,7 +311,7 @@ public struct URLAnnotationSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `URLAnnotationSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLAnnotationSource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -351,7 +351,7 @@ public struct URLAnnotation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `URLAnnotation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLAnnotation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -399,7 +399,7 @@ public struct ResponseOutputText: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseOutputText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseOutputText` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -501,7 +501,7 @@ public struct AssistantMessageItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `AssistantMessageItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantMessageItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -570,7 +570,7 @@ public struct WidgetMessageItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WidgetMessageItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WidgetMessageItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -682,7 +682,7 @@ public struct ClientToolCallItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ClientToolCallItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ClientToolCallItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -790,7 +790,7 @@ public struct TaskItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TaskItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TaskItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -855,7 +855,7 @@ public struct TaskGroupTask: Codable, Hashable, Sendable {
         case summary
     }
 
-    /// Decodes a `TaskGroupTask` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TaskGroupTask` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -918,7 +918,7 @@ public struct TaskGroupItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TaskGroupItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TaskGroupItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1045,7 +1045,7 @@ public struct ThreadItemListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `ThreadItemListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadItemListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1090,7 +1090,7 @@ public struct ActiveStatus: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ActiveStatus` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ActiveStatus` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1128,7 +1128,7 @@ public struct LockedStatus: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `LockedStatus` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LockedStatus` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1168,7 +1168,7 @@ public struct ClosedStatus: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ClosedStatus` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ClosedStatus` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1234,7 +1234,7 @@ public struct ThreadResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ThreadResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1334,7 +1334,7 @@ public struct DeletedThreadResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeletedThreadResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedThreadResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1396,7 +1396,7 @@ public struct ThreadListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `ThreadListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1456,7 +1456,7 @@ public struct DragPoint: Codable, Hashable, Sendable {
         case y
     }
 
-    /// Decodes a `DragPoint` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DragPoint` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1521,7 +1521,7 @@ public struct ErrorPayload: Codable, Hashable, Sendable {
         case headers
     }
 
-    /// Decodes a `ErrorPayload` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ErrorPayload` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1567,7 +1567,7 @@ public struct BetaTokenCountsResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `BetaTokenCountsResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTokenCountsResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1679,7 +1679,7 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         case parallelToolCalls = "parallel_tool_calls"
     }
 
-    /// Decodes a `BetaTokenCountsBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTokenCountsBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1863,7 +1863,7 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         case serviceTier = "service_tier"
     }
 
-    /// Decodes a `BetaCompactResponseMethodPublicBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompactResponseMethodPublicBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2344,7 +2344,7 @@ public struct BetaCompactResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `BetaCompactResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompactResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2606,7 +2606,7 @@ public struct BetaMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2784,7 +2784,7 @@ public struct BetaOutputAudio: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaOutputAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaOutputAudio` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2826,7 +2826,7 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInputAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputAudio` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2873,7 +2873,7 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
             case format
         }
 
-        /// Decodes a `InputAudioValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

@@ -373,7 +373,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -435,7 +435,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseAudioDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -501,7 +501,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -563,7 +563,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -641,7 +641,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallCodeDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -725,7 +725,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallCodeDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -803,7 +803,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -879,7 +879,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -955,7 +955,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallInterpreting` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1025,7 +1025,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1111,7 +1111,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1203,7 +1203,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseContentPartDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1277,7 +1277,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1351,7 +1351,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFileSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1427,7 +1427,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFileSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1503,7 +1503,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFileSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallSearching` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1585,7 +1585,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1675,7 +1675,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1761,7 +1761,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallCommandAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1851,7 +1851,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallCommandDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1937,7 +1937,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallCommandDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2027,7 +2027,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallOutputContentDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2119,7 +2119,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallOutputContentDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallOutputContentDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2193,7 +2193,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2261,7 +2261,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2329,7 +2329,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseIncomplete` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseIncomplete` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2406,7 +2406,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2482,7 +2482,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2570,7 +2570,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningSummaryPartAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2621,7 +2621,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Part` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2703,7 +2703,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case status
         }
 
-        /// Decodes a `ResponseReasoningSummaryPartDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2756,7 +2756,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Part` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2837,7 +2837,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningSummaryTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2929,7 +2929,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningSummaryTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3021,7 +3021,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningTextDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3113,7 +3113,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningTextDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3205,7 +3205,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseRefusalDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseRefusalDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3297,7 +3297,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseRefusalDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseRefusalDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3395,7 +3395,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3495,7 +3495,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3577,7 +3577,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseWebSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3653,7 +3653,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseWebSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3729,7 +3729,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseWebSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallSearching` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3805,7 +3805,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseImageGenerationCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3881,7 +3881,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseImageGenerationCallGenerating` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3957,7 +3957,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseImageGenerationCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4069,7 +4069,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseImageGenerationCallPartialImage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4163,7 +4163,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4247,7 +4247,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4325,7 +4325,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4401,7 +4401,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4477,7 +4477,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4553,7 +4553,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4629,7 +4629,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4705,7 +4705,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4799,7 +4799,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputTextAnnotationAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4875,7 +4875,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseQueued` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseQueued` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4955,7 +4955,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCustomToolCallInputDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -5039,7 +5039,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCustomToolCallInputDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCustomToolCallInputDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

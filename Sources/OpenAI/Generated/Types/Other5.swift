@@ -52,7 +52,7 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseInjectFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseInjectFailedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -106,7 +106,7 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
             case message
         }
 
-        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -182,7 +182,7 @@ public struct BetaResponseInjectCreatedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseInjectCreatedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseInjectCreatedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -253,7 +253,7 @@ public struct BetaResponseWsError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseWsError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseWsError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -326,7 +326,7 @@ public struct BetaErrorPayload: Codable, Hashable, Sendable {
         case headers
     }
 
-    /// Decodes a `BetaErrorPayload` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaErrorPayload` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -373,7 +373,7 @@ public struct BetaResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
         case streamID = "stream_id"
     }
 
-    /// Decodes a `BetaResponsesWebSocketStreamEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponsesWebSocketStreamEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -460,7 +460,7 @@ public struct BetaResponseInjectEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseInjectEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseInjectEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -759,7 +759,7 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `BetaResponsesClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponsesClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -30,7 +30,7 @@ public struct InviteProjectGroupBody: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `InviteProjectGroupBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InviteProjectGroupBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -96,7 +96,7 @@ public struct ProjectGroup: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectGroup` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectGroup` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -163,7 +163,7 @@ public struct ProjectGroupDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectGroupDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectGroupDeletedResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -217,7 +217,7 @@ public struct ProjectGroupListResource: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
-    /// Decodes a `ProjectGroupListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectGroupListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

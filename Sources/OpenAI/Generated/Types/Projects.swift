@@ -61,7 +61,7 @@ public struct Project: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Project` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Project` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -151,7 +151,7 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectAPIKey` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKey` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -234,7 +234,7 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
             case serviceAccount = "service_account"
         }
 
-        /// Decodes a `Owner` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Owner` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -304,7 +304,7 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectAPIKeyDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKeyDeleteResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -366,7 +366,7 @@ public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, CursorPage
         case object
     }
 
-    /// Decodes a `ProjectAPIKeyListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKeyListResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -438,7 +438,7 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `ProjectAPIKeyOwnerServiceAccount` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKeyOwnerServiceAccount` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -507,7 +507,7 @@ public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `ProjectAPIKeyOwnerUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKeyOwnerUser` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -566,7 +566,7 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable {
         case externalKeyID = "external_key_id"
     }
 
-    /// Decodes a `ProjectCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectCreateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -628,7 +628,7 @@ public struct ProjectListResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `ProjectListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectListResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -689,7 +689,7 @@ public struct ProjectModelPermissions: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectModelPermissions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectModelPermissions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -750,7 +750,7 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Hashable, Sendable
         case object
     }
 
-    /// Decodes a `ProjectModelPermissionsDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectModelPermissionsDeleteResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -797,7 +797,7 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable 
         case modelIDs = "model_ids"
     }
 
-    /// Decodes a `ProjectModelPermissionsUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectModelPermissionsUpdateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -900,7 +900,7 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectRateLimit` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectRateLimit` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -974,7 +974,7 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorP
         case object
     }
 
-    /// Decodes a `ProjectRateLimitListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectRateLimitListResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1058,7 +1058,7 @@ public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable {
         case batch1DayMaxInputTokens = "batch_1_day_max_input_tokens"
     }
 
-    /// Decodes a `ProjectRateLimitUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectRateLimitUpdateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1126,7 +1126,7 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectServiceAccount` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccount` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1214,7 +1214,7 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectServiceAccountAPIKey` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountAPIKey` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1267,7 +1267,7 @@ public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable {
         case createServiceAccountOnly = "create_service_account_only"
     }
 
-    /// Decodes a `ProjectServiceAccountCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountCreateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1333,7 +1333,7 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectServiceAccountCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountCreateResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1408,7 +1408,7 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectServiceAccountDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountDeleteResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1470,7 +1470,7 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, Cu
         case object
     }
 
-    /// Decodes a `ProjectServiceAccountListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountListResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1530,7 +1530,7 @@ public struct ProjectUpdateRequest: Codable, Hashable, Sendable {
         case externalKeyID = "external_key_id"
     }
 
-    /// Decodes a `ProjectUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUpdateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1596,7 +1596,7 @@ public struct ProjectUser: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUser` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1657,7 +1657,7 @@ public struct ProjectUserCreateRequest: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `ProjectUserCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUserCreateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1707,7 +1707,7 @@ public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectUserDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUserDeleteResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1774,7 +1774,7 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes a `ProjectUserListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUserListResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1826,7 +1826,7 @@ public struct ProjectUserUpdateRequest: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `ProjectUserUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUserUpdateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1871,7 +1871,7 @@ public struct UpdateProjectServiceAccountBody: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `UpdateProjectServiceAccountBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateProjectServiceAccountBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

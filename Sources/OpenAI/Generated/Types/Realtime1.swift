@@ -62,7 +62,7 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
         case delay
     }
 
-    /// Decodes a `AudioTranscription` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AudioTranscription` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -196,7 +196,7 @@ public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes a `AudioTranscriptionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AudioTranscriptionResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -339,7 +339,7 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `AudioPcm` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AudioPcm` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -371,7 +371,7 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `AudioPcmu` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AudioPcmu` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -401,7 +401,7 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `AudioPcma` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AudioPcma` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -464,7 +464,7 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventConversationItemCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventConversationItemCreate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -519,7 +519,7 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventConversationItemDelete` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventConversationItemDelete` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -572,7 +572,7 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Hashable
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventConversationItemRetrieve` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventConversationItemRetrieve` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -647,7 +647,7 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventConversationItemTruncate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventConversationItemTruncate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -711,7 +711,7 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -754,7 +754,7 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventInputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventInputAudioBufferClear` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -803,7 +803,7 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventInputAudioBufferCommit` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventInputAudioBufferCommit` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -847,7 +847,7 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventOutputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventOutputAudioBufferClear` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -898,7 +898,7 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventResponseCancel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventResponseCancel` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -971,7 +971,7 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1031,7 +1031,7 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1081,7 +1081,7 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Hashab
         case type
     }
 
-    /// Decodes a `RealtimeBetaClientEventTranscriptionSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventTranscriptionSessionUpdate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1206,7 +1206,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `RealtimeBetaResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1316,7 +1316,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             case error
         }
 
-        /// Decodes a `StatusDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `StatusDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1421,7 +1421,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 case code
             }
 
-            /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1493,7 +1493,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             case outputTokenDetails = "output_token_details"
         }
 
-        /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1563,7 +1563,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 case cachedTokensDetails = "cached_tokens_details"
             }
 
-            /// Decodes a `InputTokenDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `InputTokenDetails` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1621,7 +1621,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                     case audioTokens = "audio_tokens"
                 }
 
-                /// Decodes a `CachedTokensDetails` from its JSON object; members it does not declare are ignored.
+                /// Decodes `CachedTokensDetails` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -1671,7 +1671,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 case audioTokens = "audio_tokens"
             }
 
-            /// Decodes a `OutputTokenDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `OutputTokenDetails` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1890,7 +1890,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         case input
     }
 
-    /// Decodes a `RealtimeBetaResponseCreateParams` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaResponseCreateParams` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2006,7 +2006,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ToolValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2188,7 +2188,7 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventConversationItemCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemCreated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2242,7 +2242,7 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventConversationItemDeleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemDeleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2331,7 +2331,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2448,7 +2448,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2518,7 +2518,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2582,7 +2582,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
             case param
         }
 
-        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2671,7 +2671,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2733,7 +2733,7 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventConversationItemRetrieved` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemRetrieved` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2800,7 +2800,7 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventConversationItemTruncated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemTruncated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2856,7 +2856,7 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2922,7 +2922,7 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
             case eventID = "event_id"
         }
 
-        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2970,7 +2970,7 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventInputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventInputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3027,7 +3027,7 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventInputAudioBufferCommitted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventInputAudioBufferCommitted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3097,7 +3097,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Has
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventInputAudioBufferSpeechStarted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStarted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3159,7 +3159,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Has
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventInputAudioBufferSpeechStopped` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStopped` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3211,7 +3211,7 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3261,7 +3261,7 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3311,7 +3311,7 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3364,7 +3364,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventRateLimitsUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventRateLimitsUpdated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3424,7 +3424,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
             case resetSeconds = "reset_seconds"
         }
 
-        /// Decodes a `RateLimit` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RateLimit` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3520,7 +3520,7 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseAudioDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3597,7 +3597,7 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseAudioDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseAudioDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3677,7 +3677,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Hash
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3761,7 +3761,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Hasha
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3844,7 +3844,7 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3912,7 +3912,7 @@ public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable
             case transcript
         }
 
-        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

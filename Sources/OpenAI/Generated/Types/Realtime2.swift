@@ -56,7 +56,7 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseContentPartDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -124,7 +124,7 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable,
             case transcript
         }
 
-        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -197,7 +197,7 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseCreated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -249,7 +249,7 @@ public struct RealtimeBetaServerEventResponseDone: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -323,7 +323,7 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -412,7 +412,7 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -496,7 +496,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Has
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -572,7 +572,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Hash
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -634,7 +634,7 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Hashable
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -692,7 +692,7 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -750,7 +750,7 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -814,7 +814,7 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -881,7 +881,7 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -959,7 +959,7 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseTextDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseTextDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1042,7 +1042,7 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventResponseTextDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseTextDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1102,7 +1102,7 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1153,7 +1153,7 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1207,7 +1207,7 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Hasha
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventTranscriptionSessionCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventTranscriptionSessionCreated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1262,7 +1262,7 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Hasha
         case type
     }
 
-    /// Decodes a `RealtimeBetaServerEventTranscriptionSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventTranscriptionSessionUpdated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1315,7 +1315,7 @@ public struct RealtimeCallCreateRequest: Codable, Hashable, Sendable, MultipartF
         case session
     }
 
-    /// Decodes a `RealtimeCallCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCallCreateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1361,7 +1361,7 @@ public struct RealtimeCallReferRequest: Codable, Hashable, Sendable {
         case targetURI = "target_uri"
     }
 
-    /// Decodes a `RealtimeCallReferRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCallReferRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1399,7 +1399,7 @@ public struct RealtimeCallRejectRequest: Codable, Hashable, Sendable {
         case statusCode = "status_code"
     }
 
-    /// Decodes a `RealtimeCallRejectRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCallRejectRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1545,7 +1545,7 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `RealtimeClientEventConversationItemCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventConversationItemCreate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1600,7 +1600,7 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `RealtimeClientEventConversationItemDelete` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventConversationItemDelete` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1653,7 +1653,7 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeClientEventConversationItemRetrieve` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventConversationItemRetrieve` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1728,7 +1728,7 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeClientEventConversationItemTruncate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventConversationItemTruncate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1795,7 +1795,7 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `RealtimeClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1838,7 +1838,7 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `RealtimeClientEventInputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventInputAudioBufferClear` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1880,7 +1880,7 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `RealtimeClientEventInputAudioBufferCommit` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventInputAudioBufferCommit` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1924,7 +1924,7 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `RealtimeClientEventOutputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventOutputAudioBufferClear` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1977,7 +1977,7 @@ public struct RealtimeClientEventResponseCancel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeClientEventResponseCancel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventResponseCancel` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2051,7 +2051,7 @@ public struct RealtimeClientEventResponseCreate: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2110,7 +2110,7 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2200,7 +2200,7 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `RealtimeClientEventTranscriptionSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventTranscriptionSessionUpdate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2349,7 +2349,7 @@ public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `RealtimeConversationItemFunctionCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemFunctionCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2442,7 +2442,7 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `RealtimeConversationItemFunctionCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemFunctionCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2528,7 +2528,7 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
         case role
     }
 
-    /// Decodes a `RealtimeConversationItemMessageAssistant` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemMessageAssistant` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2616,7 +2616,7 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
             case transcript
         }
 
-        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2696,7 +2696,7 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
         case role
     }
 
-    /// Decodes a `RealtimeConversationItemMessageSystem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemMessageSystem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2765,7 +2765,7 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
             case type
         }
 
-        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2822,7 +2822,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `RealtimeConversationItemMessageUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemMessageUser` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2922,7 +2922,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
             case transcript
         }
 
-        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3080,7 +3080,7 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
         case object
     }
 
-    /// Decodes a `RealtimeConversationItemWithReference` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemWithReference` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3231,7 +3231,7 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
             case transcript
         }
 
-        /// Decodes a `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3316,7 +3316,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
         case session
     }
 
-    /// Decodes a `RealtimeCreateClientSecretRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCreateClientSecretRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3358,7 +3358,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
             case anchor
         }
 
-        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3454,7 +3454,7 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
         case session
     }
 
-    /// Decodes a `RealtimeCreateClientSecretResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCreateClientSecretResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3551,7 +3551,7 @@ public struct RealtimeFunctionTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeFunctionTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeFunctionTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3615,7 +3615,7 @@ public struct RealtimeMCPApprovalRequest: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeMCPApprovalRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeMCPApprovalRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3681,7 +3681,7 @@ public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeMCPApprovalResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeMCPApprovalResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3735,7 +3735,7 @@ public struct RealtimeMcphttpError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeMcphttpError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeMcphttpError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3791,7 +3791,7 @@ public struct RealtimeMCPListTools: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeMCPListTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeMCPListTools` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3843,7 +3843,7 @@ public struct RealtimeMCPProtocolError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeMCPProtocolError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeMCPProtocolError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3923,7 +3923,7 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeMCPToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeMCPToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

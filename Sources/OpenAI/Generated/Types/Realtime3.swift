@@ -23,7 +23,7 @@ public struct RealtimeMCPToolExecutionError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeMCPToolExecutionError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeMCPToolExecutionError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -63,7 +63,7 @@ public struct RealtimeReasoning: Codable, Hashable, Sendable {
         case effort
     }
 
-    /// Decodes a `RealtimeReasoning` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeReasoning` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -198,7 +198,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `RealtimeResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -300,7 +300,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
             case error
         }
 
-        /// Decodes a `StatusDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `StatusDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -401,7 +401,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                 case code
             }
 
-            /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -441,7 +441,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -489,7 +489,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                 case voice
             }
 
-            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -561,7 +561,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
             case outputTokenDetails = "output_token_details"
         }
 
-        /// Decodes a `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -631,7 +631,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                 case cachedTokensDetails = "cached_tokens_details"
             }
 
-            /// Decodes a `InputTokenDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `InputTokenDetails` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -689,7 +689,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                     case audioTokens = "audio_tokens"
                 }
 
-                /// Decodes a `CachedTokensDetails` from its JSON object; members it does not declare are ignored.
+                /// Decodes `CachedTokensDetails` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -739,7 +739,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                 case audioTokens = "audio_tokens"
             }
 
-            /// Decodes a `OutputTokenDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `OutputTokenDetails` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -925,7 +925,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
         case input
     }
 
-    /// Decodes a `RealtimeResponseCreateParams` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeResponseCreateParams` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1002,7 +1002,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1051,7 +1051,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
                 case voice
             }
 
-            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1514,7 +1514,7 @@ public struct RealtimeServerEventConversationCreated: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationCreated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1562,7 +1562,7 @@ public struct RealtimeServerEventConversationCreated: Codable, Hashable, Sendabl
             case object
         }
 
-        /// Decodes a `Conversation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Conversation` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1622,7 +1622,7 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemAdded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemAdded` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1688,7 +1688,7 @@ public struct RealtimeServerEventConversationItemCreated: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemCreated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1742,7 +1742,7 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemDeleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemDeleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1800,7 +1800,7 @@ public struct RealtimeServerEventConversationItemDone: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1891,7 +1891,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2008,7 +2008,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2078,7 +2078,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2142,7 +2142,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
             case param
         }
 
-        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2231,7 +2231,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2293,7 +2293,7 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemRetrieved` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemRetrieved` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2360,7 +2360,7 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeServerEventConversationItemTruncated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemTruncated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2416,7 +2416,7 @@ public struct RealtimeServerEventError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeServerEventError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2482,7 +2482,7 @@ public struct RealtimeServerEventError: Codable, Hashable, Sendable {
             case eventID = "event_id"
         }
 
-        /// Decodes a `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2530,7 +2530,7 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `RealtimeServerEventInputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2587,7 +2587,7 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeServerEventInputAudioBufferCommitted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferCommitted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2642,7 +2642,7 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Has
         case type
     }
 
-    /// Decodes a `RealtimeServerEventInputAudioBufferDtmfEventReceived` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferDtmfEventReceived` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2710,7 +2710,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `RealtimeServerEventInputAudioBufferSpeechStarted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferSpeechStarted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2772,7 +2772,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `RealtimeServerEventInputAudioBufferSpeechStopped` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferSpeechStopped` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2848,7 +2848,7 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Hash
         case type
     }
 
-    /// Decodes a `RealtimeServerEventInputAudioBufferTimeoutTriggered` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferTimeoutTriggered` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2902,7 +2902,7 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `RealtimeServerEventMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2952,7 +2952,7 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `RealtimeServerEventMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3002,7 +3002,7 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `RealtimeServerEventMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3056,7 +3056,7 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeServerEventOutputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventOutputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3109,7 +3109,7 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeServerEventOutputAudioBufferStarted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventOutputAudioBufferStarted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3162,7 +3162,7 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeServerEventOutputAudioBufferStopped` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventOutputAudioBufferStopped` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3215,7 +3215,7 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `RealtimeServerEventRateLimitsUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventRateLimitsUpdated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3275,7 +3275,7 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable 
             case resetSeconds = "reset_seconds"
         }
 
-        /// Decodes a `RateLimit` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RateLimit` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3371,7 +3371,7 @@ public struct RealtimeServerEventResponseAudioDelta: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseAudioDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3448,7 +3448,7 @@ public struct RealtimeServerEventResponseAudioDone: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseAudioDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseAudioDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3528,7 +3528,7 @@ public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Hashable
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3612,7 +3612,7 @@ public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3695,7 +3695,7 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3763,7 +3763,7 @@ public struct RealtimeServerEventResponseContentPartAdded: Codable, Hashable, Se
             case transcript
         }
 
-        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3860,7 +3860,7 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseContentPartDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3928,7 +3928,7 @@ public struct RealtimeServerEventResponseContentPartDone: Codable, Hashable, Sen
             case transcript
         }
 
-        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

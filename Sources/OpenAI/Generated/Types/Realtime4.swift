@@ -32,7 +32,7 @@ public struct RealtimeServerEventResponseCreated: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseCreated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -90,7 +90,7 @@ public struct RealtimeServerEventResponseDone: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -164,7 +164,7 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Ha
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -253,7 +253,7 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Has
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -337,7 +337,7 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -413,7 +413,7 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Hashable
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -475,7 +475,7 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -533,7 +533,7 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -591,7 +591,7 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -655,7 +655,7 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -722,7 +722,7 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -800,7 +800,7 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseTextDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseTextDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -883,7 +883,7 @@ public struct RealtimeServerEventResponseTextDone: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeServerEventResponseTextDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseTextDone` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -943,7 +943,7 @@ public struct RealtimeServerEventSessionCreated: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1033,7 +1033,7 @@ public struct RealtimeServerEventSessionUpdated: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1127,7 +1127,7 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `RealtimeServerEventTranscriptionSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventTranscriptionSessionUpdated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1308,7 +1308,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `RealtimeSession` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeSession` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1511,7 +1511,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `InputAudioNoiseReduction` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioNoiseReduction` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1611,7 +1611,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1819,7 +1819,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes a `RealtimeSessionCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeSessionCreateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1898,7 +1898,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case expiresAt = "expires_at"
         }
 
-        /// Decodes a `ClientSecret` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ClientSecret` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1960,7 +1960,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case model
         }
 
-        /// Decodes a `InputAudioTranscription` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioTranscription` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2060,7 +2060,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2129,7 +2129,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case silenceDurationMs = "silence_duration_ms"
         }
 
-        /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2189,7 +2189,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ToolValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2373,7 +2373,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeSessionCreateRequestGa` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeSessionCreateRequestGa` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2532,7 +2532,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2592,7 +2592,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 case turnDetection = "turn_detection"
             }
 
-            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2636,7 +2636,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -2697,7 +2697,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 case speed
             }
 
-            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2802,7 +2802,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3075,7 +3075,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
         case maxOutputTokens = "max_output_tokens"
     }
 
-    /// Decodes a `RealtimeSessionCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeSessionCreateResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3162,7 +3162,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3220,7 +3220,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 case turnDetection = "turn_detection"
             }
 
-            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3262,7 +3262,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -3319,7 +3319,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                     case silenceDurationMs = "silence_duration_ms"
                 }
 
-                /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+                /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -3377,7 +3377,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 case speed
             }
 
-            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3482,7 +3482,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3551,7 +3551,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
             case silenceDurationMs = "silence_duration_ms"
         }
 
-        /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

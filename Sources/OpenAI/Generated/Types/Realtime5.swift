@@ -122,7 +122,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `RealtimeSessionCreateResponseGa` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeSessionCreateResponseGa` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -285,7 +285,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -345,7 +345,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
                 case turnDetection = "turn_detection"
             }
 
-            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -389,7 +389,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -449,7 +449,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
                 case speed
             }
 
-            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -554,7 +554,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes a `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -759,7 +759,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
         case include
     }
 
-    /// Decodes a `RealtimeTranscriptionSessionCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranscriptionSessionCreateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -823,7 +823,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
             case type
         }
 
-        /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -868,7 +868,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
             case type
         }
 
-        /// Decodes a `InputAudioNoiseReduction` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioNoiseReduction` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -941,7 +941,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeTranscriptionSessionCreateRequestGa` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranscriptionSessionCreateRequestGa` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -981,7 +981,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
             case input
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1039,7 +1039,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
                 case turnDetection = "turn_detection"
             }
 
-            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1083,7 +1083,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
                     case type
                 }
 
-                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -1157,7 +1157,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
         case turnDetection = "turn_detection"
     }
 
-    /// Decodes a `RealtimeTranscriptionSessionCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranscriptionSessionCreateResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1215,7 +1215,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
             case expiresAt = "expires_at"
         }
 
-        /// Decodes a `ClientSecret` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ClientSecret` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1300,7 +1300,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
             case silenceDurationMs = "silence_duration_ms"
         }
 
-        /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1374,7 +1374,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeTranscriptionSessionCreateResponseGa` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranscriptionSessionCreateResponseGa` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1420,7 +1420,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
             case input
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1476,7 +1476,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
                 case turnDetection = "turn_detection"
             }
 
-            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1518,7 +1518,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
                     case type
                 }
 
-                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -1582,7 +1582,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
                     case silenceDurationMs = "silence_duration_ms"
                 }
 
-                /// Decodes a `TurnDetection` from its JSON object; members it does not declare are ignored.
+                /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -1695,7 +1695,7 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Has
         case type
     }
 
-    /// Decodes a `RealtimeTranslationClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1739,7 +1739,7 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `RealtimeTranslationClientEventSessionClose` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientEventSessionClose` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1790,7 +1790,7 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeTranslationClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1843,7 +1843,7 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
         case session
     }
 
-    /// Decodes a `RealtimeTranslationClientSecretCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientSecretCreateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1885,7 +1885,7 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
             case anchor
         }
 
-        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1942,7 +1942,7 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, 
         case session
     }
 
-    /// Decodes a `RealtimeTranslationClientSecretCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientSecretCreateResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2048,7 +2048,7 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `RealtimeTranslationServerEventSessionClosed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionClosed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2098,7 +2098,7 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeTranslationServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2158,7 +2158,7 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
         case type
     }
 
-    /// Decodes a `RealtimeTranslationServerEventSessionInputTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionInputTranscriptDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2231,7 +2231,7 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Ha
         case format
     }
 
-    /// Decodes a `RealtimeTranslationServerEventSessionOutputAudioDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionOutputAudioDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2298,7 +2298,7 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
         case type
     }
 
-    /// Decodes a `RealtimeTranslationServerEventSessionOutputTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionOutputTranscriptDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2351,7 +2351,7 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `RealtimeTranslationServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2417,7 +2417,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RealtimeTranslationSession` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationSession` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2469,7 +2469,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2515,7 +2515,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                 case noiseReduction = "noise_reduction"
             }
 
-            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2555,7 +2555,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                     case model
                 }
 
-                /// Decodes a `Transcription` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Transcription` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -2592,7 +2592,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -2630,7 +2630,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                 case language
             }
 
-            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2678,7 +2678,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
         case audio
     }
 
-    /// Decodes a `RealtimeTranslationSessionCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationSessionCreateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2724,7 +2724,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
             case output
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2770,7 +2770,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 case noiseReduction = "noise_reduction"
             }
 
-            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2810,7 +2810,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                     case model
                 }
 
-                /// Decodes a `Transcription` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Transcription` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -2847,7 +2847,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                     case type
                 }
 
-                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -2885,7 +2885,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 case language
             }
 
-            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2924,7 +2924,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
         case audio
     }
 
-    /// Decodes a `RealtimeTranslationSessionUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationSessionUpdateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2968,7 +2968,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
             case output
         }
 
-        /// Decodes a `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3014,7 +3014,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                 case noiseReduction = "noise_reduction"
             }
 
-            /// Decodes a `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3054,7 +3054,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                     case model
                 }
 
-                /// Decodes a `Transcription` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Transcription` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -3091,7 +3091,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                     case type
                 }
 
-                /// Decodes a `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
                 ///
                 /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
                 ///   of a member whose value does not fit its type.
@@ -3129,7 +3129,7 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
                 case language
             }
 
-            /// Decodes a `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3241,7 +3241,7 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `RetentionRatioTruncation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RetentionRatioTruncation` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3281,7 +3281,7 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
                 case postInstructions = "post_instructions"
             }
 
-            /// Decodes a `TokenLimits` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TokenLimits` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -3408,7 +3408,7 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ServerVad` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ServerVad` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3473,7 +3473,7 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `SemanticVad` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SemanticVad` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

@@ -24,7 +24,7 @@ public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseFormatTextGrammar` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatTextGrammar` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -57,7 +57,7 @@ public struct ResponseFormatTextPython: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseFormatTextPython` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatTextPython` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -116,7 +116,7 @@ public struct ResponseWsError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseWsError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseWsError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -418,7 +418,7 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponsesClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponsesClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

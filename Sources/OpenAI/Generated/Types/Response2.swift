@@ -357,7 +357,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -411,7 +411,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseAudioDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -469,7 +469,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -523,7 +523,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -593,7 +593,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallCodeDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -669,7 +669,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallCodeDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -739,7 +739,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -807,7 +807,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -875,7 +875,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCodeInterpreterCallInterpreting` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -937,7 +937,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1015,7 +1015,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1099,7 +1099,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseContentPartDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1165,7 +1165,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCreated` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1231,7 +1231,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFileSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1299,7 +1299,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFileSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1367,7 +1367,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFileSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallSearching` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1441,7 +1441,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1523,7 +1523,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1601,7 +1601,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallCommandAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1683,7 +1683,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallCommandDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1761,7 +1761,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallCommandDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1843,7 +1843,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallOutputContentDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1927,7 +1927,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseShellCallOutputContentDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallOutputContentDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1993,7 +1993,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2053,7 +2053,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2113,7 +2113,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseIncomplete` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseIncomplete` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2182,7 +2182,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2250,7 +2250,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2330,7 +2330,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningSummaryPartAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2379,7 +2379,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Part` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2455,7 +2455,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case status
         }
 
-        /// Decodes a `ResponseReasoningSummaryPartDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2506,7 +2506,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Part` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -2581,7 +2581,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningSummaryTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2665,7 +2665,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningSummaryTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2749,7 +2749,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningTextDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2833,7 +2833,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseReasoningTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningTextDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2917,7 +2917,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseRefusalDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseRefusalDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3001,7 +3001,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseRefusalDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseRefusalDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3091,7 +3091,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3183,7 +3183,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3257,7 +3257,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseWebSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3325,7 +3325,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseWebSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3393,7 +3393,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseWebSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallSearching` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3461,7 +3461,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseImageGenerationCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3529,7 +3529,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseImageGenerationCallGenerating` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3597,7 +3597,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseImageGenerationCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3701,7 +3701,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseImageGenerationCallPartialImage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3787,7 +3787,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3863,7 +3863,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3933,7 +3933,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4001,7 +4001,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4069,7 +4069,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4137,7 +4137,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4205,7 +4205,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4273,7 +4273,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4359,7 +4359,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseOutputTextAnnotationAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4427,7 +4427,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseQueued` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseQueued` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4499,7 +4499,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCustomToolCallInputDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -4575,7 +4575,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes a `ResponseCustomToolCallInputDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCustomToolCallInputDone` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

@@ -24,7 +24,7 @@ public struct ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
         case streamID = "stream_id"
     }
 
-    /// Decodes a `ResponsesWebSocketStreamEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponsesWebSocketStreamEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

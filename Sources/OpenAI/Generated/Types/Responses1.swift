@@ -254,7 +254,7 @@ public struct CreateResponse: Codable, Hashable, Sendable {
         case maxOutputTokens = "max_output_tokens"
     }
 
-    /// Decodes a `CreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -439,7 +439,7 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CustomToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolCallOutputResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -578,7 +578,7 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CustomToolCallResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolCallResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -654,7 +654,7 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InputMessageResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputMessageResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1429,7 +1429,7 @@ public struct Response: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Response` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Response` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1618,7 +1618,7 @@ public struct Response: Codable, Hashable, Sendable {
             case reason
         }
 
-        /// Decodes a `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IncompleteDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1731,7 +1731,7 @@ public struct ResponseAudioDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1773,7 +1773,7 @@ public struct ResponseAudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseAudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseAudioDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1821,7 +1821,7 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseAudioTranscriptDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseAudioTranscriptDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1863,7 +1863,7 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseAudioTranscriptDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseAudioTranscriptDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1923,7 +1923,7 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `ResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1989,7 +1989,7 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `ResponseCodeInterpreterCallCodeDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallCodeDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2049,7 +2049,7 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `ResponseCodeInterpreterCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2107,7 +2107,7 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `ResponseCodeInterpreterCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2165,7 +2165,7 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `ResponseCodeInterpreterCallInterpretingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallInterpretingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2217,7 +2217,7 @@ public struct ResponseCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2285,7 +2285,7 @@ public struct ResponseContentPartAddedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseContentPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseContentPartAddedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2359,7 +2359,7 @@ public struct ResponseContentPartDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseContentPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseContentPartDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2415,7 +2415,7 @@ public struct ResponseCreatedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseCreatedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCreatedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2477,7 +2477,7 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `ResponseCustomToolCallInputDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCustomToolCallInputDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2543,7 +2543,7 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `ResponseCustomToolCallInputDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCustomToolCallInputDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2596,7 +2596,7 @@ public struct ResponseError: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes a `ResponseError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2729,7 +2729,7 @@ public struct ResponseErrorEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseErrorEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseErrorEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2783,7 +2783,7 @@ public struct ResponseFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFailedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2839,7 +2839,7 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `ResponseFileSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFileSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2897,7 +2897,7 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `ResponseFileSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFileSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2955,7 +2955,7 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `ResponseFileSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFileSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3019,7 +3019,7 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `ResponseFunctionCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFunctionCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3091,7 +3091,7 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `ResponseFunctionCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFunctionCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3153,7 +3153,7 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseImageGenCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseImageGenCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3211,7 +3211,7 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseImageGenCallGeneratingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseImageGenCallGeneratingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3269,7 +3269,7 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseImageGenCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseImageGenCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3363,7 +3363,7 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `ResponseImageGenCallPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseImageGenCallPartialImageEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3427,7 +3427,7 @@ public struct ResponseInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3477,7 +3477,7 @@ public struct ResponseIncompleteEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseIncompleteEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseIncompleteEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3539,7 +3539,7 @@ public struct ResponseItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `ResponseItemList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseItemList` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3607,7 +3607,7 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes a `ResponseLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseLogProb` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3655,7 +3655,7 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
             case logprob
         }
 
-        /// Decodes a `TopLogprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TopLogprob` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3716,7 +3716,7 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseMCPCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3782,7 +3782,7 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseMCPCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3842,7 +3842,7 @@ public struct ResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseMCPCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3900,7 +3900,7 @@ public struct ResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseMCPCallFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPCallFailedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3958,7 +3958,7 @@ public struct ResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseMCPCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -37,7 +37,7 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseMCPListToolsCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPListToolsCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -95,7 +95,7 @@ public struct ResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseMCPListToolsFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPListToolsFailedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -153,7 +153,7 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseMCPListToolsInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPListToolsInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -214,7 +214,7 @@ public struct ResponseOutputItemAddedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseOutputItemAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseOutputItemAddedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -272,7 +272,7 @@ public struct ResponseOutputItemDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseOutputItemDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseOutputItemDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -348,7 +348,7 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `ResponseOutputTextAnnotationAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseOutputTextAnnotationAddedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -464,7 +464,7 @@ public struct ResponseProperties: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes a `ResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseProperties` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -524,7 +524,7 @@ public struct ResponseQueuedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseQueuedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseQueuedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -592,7 +592,7 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `ResponseReasoningSummaryPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningSummaryPartAddedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -639,7 +639,7 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
             case type
         }
 
-        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -707,7 +707,7 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
         case status
     }
 
-    /// Decodes a `ResponseReasoningSummaryPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningSummaryPartDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -756,7 +756,7 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
             case type
         }
 
-        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -823,7 +823,7 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `ResponseReasoningSummaryTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningSummaryTextDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -897,7 +897,7 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `ResponseReasoningSummaryTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningSummaryTextDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -971,7 +971,7 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseReasoningTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningTextDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1045,7 +1045,7 @@ public struct ResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseReasoningTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningTextDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1119,7 +1119,7 @@ public struct ResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseRefusalDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseRefusalDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1193,7 +1193,7 @@ public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseRefusalDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseRefusalDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1565,7 +1565,7 @@ public struct ResponseStreamOptions: Codable, Hashable, Sendable {
         case includeObfuscation = "include_obfuscation"
     }
 
-    /// Decodes a `ResponseStreamOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseStreamOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1635,7 +1635,7 @@ public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseTextDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1717,7 +1717,7 @@ public struct ResponseTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseTextDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1781,7 +1781,7 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseWebSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseWebSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1839,7 +1839,7 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `ResponseWebSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseWebSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1897,7 +1897,7 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseWebSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseWebSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2010,7 +2010,7 @@ public struct ContextManagementParam: Codable, Hashable, Sendable {
         case compactThreshold = "compact_threshold"
     }
 
-    /// Decodes a `ContextManagementParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContextManagementParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2050,7 +2050,7 @@ public struct PromptCacheOptions: Codable, Hashable, Sendable {
         case ttl
     }
 
-    /// Decodes a `PromptCacheOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PromptCacheOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2098,7 +2098,7 @@ public struct ModerationErrorBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ModerationErrorBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationErrorBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2147,7 +2147,7 @@ public struct Moderation: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes a `Moderation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Moderation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2264,7 +2264,7 @@ public struct ResponseConversation: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes a `ResponseConversation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseConversation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2322,7 +2322,7 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `ResponseShellCallCommandAddedStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallCommandAddedStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2394,7 +2394,7 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `ResponseShellCallCommandDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallCommandDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2462,7 +2462,7 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `ResponseShellCallCommandDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallCommandDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2515,7 +2515,7 @@ public struct ShellCallOutputDelta: Codable, Hashable, Sendable {
         case stderr
     }
 
-    /// Decodes a `ShellCallOutputDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ShellCallOutputDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2581,7 +2581,7 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashab
         case type
     }
 
-    /// Decodes a `ResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2655,7 +2655,7 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `ResponseShellCallOutputContentDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallOutputContentDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2722,7 +2722,7 @@ public struct BetaError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2786,7 +2786,7 @@ public struct BetaResponseItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `BetaResponseItemList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseItemList` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3071,7 +3071,7 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCustomToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCustomToolCallOutputResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3218,7 +3218,7 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCustomToolCallResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCustomToolCallResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3326,7 +3326,7 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionToolCallOutputResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3477,7 +3477,7 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionToolCallResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionToolCallResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3561,7 +3561,7 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInputMessageResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputMessageResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3680,7 +3680,7 @@ public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `BetaResponseCustomToolCallInputDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCustomToolCallInputDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3754,7 +3754,7 @@ public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `BetaResponseCustomToolCallInputDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCustomToolCallInputDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3816,7 +3816,7 @@ public struct BetaResponseQueuedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseQueuedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseQueuedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -267,7 +267,7 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `BetaResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -456,7 +456,7 @@ public struct BetaResponse: Codable, Hashable, Sendable {
             case reason
         }
 
-        /// Decodes a `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IncompleteDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -560,7 +560,7 @@ public struct BetaResponseConversation: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes a `BetaResponseConversation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseConversation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -605,7 +605,7 @@ public struct BetaModeration: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes a `BetaModeration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModeration` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -731,7 +731,7 @@ public struct BetaModerationErrorBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaModerationErrorBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationErrorBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -799,7 +799,7 @@ public struct BetaModerationResultBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaModerationResultBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationResultBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -866,7 +866,7 @@ public struct BetaPromptCacheOptions: Codable, Hashable, Sendable {
         case ttl
     }
 
-    /// Decodes a `BetaPromptCacheOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaPromptCacheOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1097,7 +1097,7 @@ public struct BetaResponseError: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes a `BetaResponseError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1318,7 +1318,7 @@ public struct BetaResponseProperties: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes a `BetaResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseProperties` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1384,7 +1384,7 @@ public struct BetaPrompt: Codable, Hashable, Sendable {
         case variables
     }
 
-    /// Decodes a `BetaPrompt` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaPrompt` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1562,7 +1562,7 @@ public struct BetaModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheRetention = "prompt_cache_retention"
     }
 
-    /// Decodes a `BetaModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModelResponseProperties` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1686,7 +1686,7 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `BetaResponseOutputTextAnnotationAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseOutputTextAnnotationAddedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1758,7 +1758,7 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `BetaResponseMCPListToolsInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPListToolsInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1824,7 +1824,7 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseMCPListToolsFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPListToolsFailedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1890,7 +1890,7 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `BetaResponseMCPListToolsCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPListToolsCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1956,7 +1956,7 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseMCPCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2022,7 +2022,7 @@ public struct BetaResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseMCPCallFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallFailedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2088,7 +2088,7 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseMCPCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2160,7 +2160,7 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `BetaResponseMCPCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2234,7 +2234,7 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `BetaResponseMCPCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2338,7 +2338,7 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `BetaResponseImageGenCallPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseImageGenCallPartialImageEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2416,7 +2416,7 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `BetaResponseImageGenCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseImageGenCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2482,7 +2482,7 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `BetaResponseImageGenCallGeneratingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseImageGenCallGeneratingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2548,7 +2548,7 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `BetaResponseImageGenCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseImageGenCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2626,7 +2626,7 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseReasoningTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningTextDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2708,7 +2708,7 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseReasoningTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningTextDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2790,7 +2790,7 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `BetaResponseReasoningSummaryTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningSummaryTextDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2872,7 +2872,7 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `BetaResponseReasoningSummaryTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningSummaryTextDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2955,7 +2955,7 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Send
         case status
     }
 
-    /// Decodes a `BetaResponseReasoningSummaryPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningSummaryPartDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3006,7 +3006,7 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Send
             case type
         }
 
-        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3079,7 +3079,7 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `BetaResponseReasoningSummaryPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningSummaryPartAddedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3128,7 +3128,7 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sen
             case type
         }
 
-        /// Decodes a `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3207,7 +3207,7 @@ public struct BetaResponseTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseTextDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3274,7 +3274,7 @@ public struct BetaResponseLogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes a `BetaResponseLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseLogProb` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3322,7 +3322,7 @@ public struct BetaResponseLogProb: Codable, Hashable, Sendable {
             case logprob
         }
 
-        /// Decodes a `TopLogprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TopLogprob` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3401,7 +3401,7 @@ public struct BetaResponseTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseTextDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3485,7 +3485,7 @@ public struct BetaResponseRefusalDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseRefusalDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseRefusalDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3567,7 +3567,7 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseRefusalDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseRefusalDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3637,7 +3637,7 @@ public struct BetaResponseOutputItemDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseOutputItemDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseOutputItemDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3706,7 +3706,7 @@ public struct BetaResponseOutputItemAddedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseOutputItemAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseOutputItemAddedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3766,7 +3766,7 @@ public struct BetaResponseInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3842,7 +3842,7 @@ public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Has
         case type
     }
 
-    /// Decodes a `BetaResponseShellCallOutputContentDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseShellCallOutputContentDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3924,7 +3924,7 @@ public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Ha
         case type
     }
 
-    /// Decodes a `BetaResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3981,7 +3981,7 @@ public struct BetaShellCallOutputDelta: Codable, Hashable, Sendable {
         case stderr
     }
 
-    /// Decodes a `BetaShellCallOutputDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaShellCallOutputDelta` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -49,7 +49,7 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `BetaResponseShellCallCommandDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseShellCallCommandDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -129,7 +129,7 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable
         case type
     }
 
-    /// Decodes a `BetaResponseShellCallCommandDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseShellCallCommandDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -205,7 +205,7 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Hashable
         case type
     }
 
-    /// Decodes a `BetaResponseShellCallCommandAddedStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseShellCallCommandAddedStreamingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -285,7 +285,7 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `BetaResponseFunctionCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFunctionCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -361,7 +361,7 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `BetaResponseFunctionCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFunctionCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -429,7 +429,7 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `BetaResponseFileSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFileSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -495,7 +495,7 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `BetaResponseFileSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFileSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -561,7 +561,7 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `BetaResponseFileSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFileSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -633,7 +633,7 @@ public struct BetaResponseErrorEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseErrorEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseErrorEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -695,7 +695,7 @@ public struct BetaResponseCreatedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseCreatedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCreatedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -771,7 +771,7 @@ public struct BetaResponseContentPartDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseContentPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseContentPartDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -897,7 +897,7 @@ public struct BetaResponseContentPartAddedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseContentPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseContentPartAddedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -961,7 +961,7 @@ public struct BetaResponseCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1025,7 +1025,7 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Hashabl
         case type
     }
 
-    /// Decodes a `BetaResponseCodeInterpreterCallInterpretingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallInterpretingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1091,7 +1091,7 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `BetaResponseCodeInterpreterCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1157,7 +1157,7 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `BetaResponseCodeInterpreterCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1229,7 +1229,7 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, S
         case type
     }
 
-    /// Decodes a `BetaResponseCodeInterpreterCallCodeDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallCodeDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1303,7 +1303,7 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, 
         case type
     }
 
-    /// Decodes a `BetaResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1359,7 +1359,7 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `BetaResponseAudioTranscriptDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseAudioTranscriptDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1415,7 +1415,7 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `BetaResponseAudioTranscriptDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseAudioTranscriptDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1467,7 +1467,7 @@ public struct BetaResponseAudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseAudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseAudioDoneEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1523,7 +1523,7 @@ public struct BetaResponseAudioDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1581,7 +1581,7 @@ public struct BetaResponseIncompleteEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseIncompleteEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseIncompleteEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1639,7 +1639,7 @@ public struct BetaResponseFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFailedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1703,7 +1703,7 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `BetaResponseWebSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseWebSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1769,7 +1769,7 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `BetaResponseWebSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseWebSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1835,7 +1835,7 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `BetaResponseWebSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseWebSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2213,7 +2213,7 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
         case multiAgent = "multi_agent"
     }
 
-    /// Decodes a `BetaCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCreateResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2374,7 +2374,7 @@ public struct BetaMultiAgentParam: Codable, Hashable, Sendable {
         case maxConcurrentSubagents = "max_concurrent_subagents"
     }
 
-    /// Decodes a `BetaMultiAgentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMultiAgentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2421,7 +2421,7 @@ public struct BetaContextManagementParam: Codable, Hashable, Sendable {
         case compactThreshold = "compact_threshold"
     }
 
-    /// Decodes a `BetaContextManagementParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContextManagementParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2466,7 +2466,7 @@ public struct BetaResponseStreamOptions: Codable, Hashable, Sendable {
         case includeObfuscation = "include_obfuscation"
     }
 
-    /// Decodes a `BetaResponseStreamOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseStreamOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2511,7 +2511,7 @@ public struct BetaModerationParam: Codable, Hashable, Sendable {
         case policy
     }
 
-    /// Decodes a `BetaModerationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2558,7 +2558,7 @@ public struct BetaModerationPolicyParam: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes a `BetaModerationPolicyParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationPolicyParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2597,7 +2597,7 @@ public struct BetaModerationConfigParam: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes a `BetaModerationConfigParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationConfigParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2718,7 +2718,7 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheOptions = "prompt_cache_options"
     }
 
-    /// Decodes a `BetaCreateModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCreateModelResponseProperties` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -36,7 +36,7 @@ public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable {
         case description
     }
 
-    /// Decodes a `PublicCreateOrganizationRoleBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PublicCreateOrganizationRoleBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -92,7 +92,7 @@ public struct PublicRoleListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `PublicRoleListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PublicRoleListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -156,7 +156,7 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Hashable, Sendable {
         case roleName = "role_name"
     }
 
-    /// Decodes a `PublicUpdateOrganizationRoleBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PublicUpdateOrganizationRoleBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -206,7 +206,7 @@ public struct RoleDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `RoleDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RoleDeletedResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

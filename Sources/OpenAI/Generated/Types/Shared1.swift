@@ -90,7 +90,7 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
         case assignmentSources = "assignment_sources"
     }
 
-    /// Decodes a `AssignedRoleDetails` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssignedRoleDetails` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -156,7 +156,7 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
             case principalType = "principal_type"
         }
 
-        /// Decodes a `AssignmentSource` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AssignmentSource` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -217,7 +217,7 @@ public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable {
         case includeObfuscation = "include_obfuscation"
     }
 
-    /// Decodes a `ChatCompletionStreamOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionStreamOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -257,7 +257,7 @@ public struct ChatCompletionTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ChatCompletionTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -307,7 +307,7 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CodeInterpreterTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -420,7 +420,7 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CodeInterpreterToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -556,7 +556,7 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         case value
     }
 
-    /// Decodes a `ComparisonFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComparisonFilter` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -762,7 +762,7 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
         case promptTokensDetails = "prompt_tokens_details"
     }
 
-    /// Decodes a `CompletionUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompletionUsage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -837,7 +837,7 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
             case rejectedPredictionTokens = "rejected_prediction_tokens"
         }
 
-        /// Decodes a `CompletionTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CompletionTokensDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -908,7 +908,7 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
             case cacheWriteTokens = "cache_write_tokens"
         }
 
-        /// Decodes a `PromptTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `PromptTokensDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -962,7 +962,7 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         case filters
     }
 
-    /// Decodes a `CompoundFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompoundFilter` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1148,7 +1148,7 @@ public struct ComputerScreenshotImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ComputerScreenshotImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerScreenshotImage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1225,7 +1225,7 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ComputerToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1326,7 +1326,7 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ComputerToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1431,7 +1431,7 @@ public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ComputerToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerToolCallOutputResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1589,7 +1589,7 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheOptions = "prompt_cache_options"
     }
 
-    /// Decodes a `CreateModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateModelResponseProperties` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1704,7 +1704,7 @@ public struct CustomToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CustomToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1775,7 +1775,7 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CustomToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1872,7 +1872,7 @@ public struct DeletedRoleAssignmentResource: Codable, Hashable, Sendable {
         case deleted
     }
 
-    /// Decodes a `DeletedRoleAssignmentResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedRoleAssignmentResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1932,7 +1932,7 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EasyInputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EasyInputMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2065,7 +2065,7 @@ public struct ErrorObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ErrorObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ErrorObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2108,7 +2108,7 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         case error
     }
 
-    /// Decodes a `ErrorResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ErrorResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2159,7 +2159,7 @@ public struct EvalItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2336,7 +2336,7 @@ public struct EvalItemContentOutputText: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalItemContentOutputText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalItemContentOutputText` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2389,7 +2389,7 @@ public struct EvalItemInputImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `EvalItemInputImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalItemInputImage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2431,7 +2431,7 @@ public struct FileExpirationAfter: Codable, Hashable, Sendable {
         case anchor
     }
 
-    /// Decodes a `FileExpirationAfter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileExpirationAfter` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2479,7 +2479,7 @@ public struct FilePath: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FilePath` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FilePath` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2543,7 +2543,7 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FileSearchToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileSearchToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2642,7 +2642,7 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
             case score
         }
 
-        /// Decodes a `ResultValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResultValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -2754,7 +2754,7 @@ public struct FunctionObject: Codable, Hashable, Sendable {
         case strict
     }
 
-    /// Decodes a `FunctionObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2845,7 +2845,7 @@ public struct FunctionToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2961,7 +2961,7 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3126,7 +3126,7 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolCallOutputResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3269,7 +3269,7 @@ public struct FunctionToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionToolCallResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolCallResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3350,7 +3350,7 @@ public struct GraderLabelModel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `GraderLabelModel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderLabelModel` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3412,7 +3412,7 @@ public struct GraderPython: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `GraderPython` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderPython` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3482,7 +3482,7 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `GraderScoreModel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderScoreModel` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3554,7 +3554,7 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
             case reasoningEffort = "reasoning_effort"
         }
 
-        /// Decodes a `SamplingParams` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3621,7 +3621,7 @@ public struct GraderStringCheck: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `GraderStringCheck` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderStringCheck` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3714,7 +3714,7 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `GraderTextSimilarity` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderTextSimilarity` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3828,7 +3828,7 @@ public struct Group: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Group` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Group` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3882,7 +3882,7 @@ public struct GroupRoleAssignment: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `GroupRoleAssignment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupRoleAssignment` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

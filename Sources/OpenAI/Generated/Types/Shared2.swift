@@ -92,7 +92,7 @@ public struct ImageGenTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ImageGenTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -306,7 +306,7 @@ public struct ImageGenTool: Codable, Hashable, Sendable {
             case fileID = "file_id"
         }
 
-        /// Decodes a `InputImageMask` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputImageMask` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -361,7 +361,7 @@ public struct ImageGenToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ImageGenToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -430,7 +430,7 @@ public struct InputAudio: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InputAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputAudio` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -477,7 +477,7 @@ public struct InputAudio: Codable, Hashable, Sendable {
             case format
         }
 
-        /// Decodes a `InputAudioValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -665,7 +665,7 @@ public struct InputMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -948,7 +948,7 @@ public struct LocalShellToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `LocalShellToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalShellToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1030,7 +1030,7 @@ public struct LocalShellToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `LocalShellToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalShellToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1116,7 +1116,7 @@ public struct MCPApprovalRequest: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MCPApprovalRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPApprovalRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1182,7 +1182,7 @@ public struct MCPApprovalResponse: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MCPApprovalResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPApprovalResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1248,7 +1248,7 @@ public struct MCPApprovalResponseResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MCPApprovalResponseResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPApprovalResponseResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1314,7 +1314,7 @@ public struct MCPListTools: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MCPListTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPListTools` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1379,7 +1379,7 @@ public struct MCPListToolsTool: Codable, Hashable, Sendable {
         case annotations
     }
 
-    /// Decodes a `MCPListToolsTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPListToolsTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1503,7 +1503,7 @@ public struct MCPTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MCPTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1700,7 +1700,7 @@ public struct MCPTool: Codable, Hashable, Sendable {
                 case never
             }
 
-            /// Decodes a `MCPToolApprovalFilter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `MCPToolApprovalFilter` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1807,7 +1807,7 @@ public struct MCPToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MCPToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1914,7 +1914,7 @@ public struct MCPToolFilter: Codable, Hashable, Sendable {
         case readOnly = "read_only"
     }
 
-    /// Decodes a `MCPToolFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPToolFilter` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2616,7 +2616,7 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheRetention = "prompt_cache_retention"
     }
 
-    /// Decodes a `ModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModelResponseProperties` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2751,7 +2751,7 @@ public struct OpenAIFile: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `OpenAIFile` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OpenAIFile` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2887,7 +2887,7 @@ public struct OutputMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `OutputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OutputMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3016,7 +3016,7 @@ public struct Prompt: Codable, Hashable, Sendable {
         case variables
     }
 
-    /// Decodes a `Prompt` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Prompt` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3057,7 +3057,7 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, Hashable, Sendable
         case roleID = "role_id"
     }
 
-    /// Decodes a `PublicAssignOrganizationGroupRoleBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PublicAssignOrganizationGroupRoleBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3125,7 +3125,7 @@ public struct Reasoning: Codable, Hashable, Sendable {
         case generateSummary = "generate_summary"
     }
 
-    /// Decodes a `Reasoning` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Reasoning` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3322,7 +3322,7 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ReasoningItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ReasoningItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3388,7 +3388,7 @@ public struct ResponseFormatJSONObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseFormatJSONObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatJSONObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3427,7 +3427,7 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3488,7 +3488,7 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
             case strict
         }
 
-        /// Decodes a `JSONSchema` from its JSON object; members it does not declare are ignored.
+        /// Decodes `JSONSchema` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3531,7 +3531,7 @@ public struct ResponseFormatText: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ResponseFormatText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatText` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3652,7 +3652,7 @@ public struct ResponseTextParam: Codable, Hashable, Sendable {
         case verbosity
     }
 
-    /// Decodes a `ResponseTextParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseTextParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3718,7 +3718,7 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
-    /// Decodes a `ResponseUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseUsage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3771,7 +3771,7 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
             case cacheWriteTokens = "cache_write_tokens"
         }
 
-        /// Decodes a `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputTokensDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3810,7 +3810,7 @@ public struct ResponseUsage: Codable, Hashable, Sendable {
             case reasoningTokens = "reasoning_tokens"
         }
 
-        /// Decodes a `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -3881,7 +3881,7 @@ public struct Role: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Role` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Role` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3945,7 +3945,7 @@ public struct RoleListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `RoleListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RoleListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -147,7 +147,7 @@ public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TextResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TextResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -324,7 +324,7 @@ public struct ToolChoiceAllowed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolChoiceAllowed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceAllowed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -390,7 +390,7 @@ public struct ToolChoiceCustom: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolChoiceCustom` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceCustom` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -430,7 +430,7 @@ public struct ToolChoiceFunction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolChoiceFunction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceFunction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -478,7 +478,7 @@ public struct ToolChoiceMCP: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolChoiceMCP` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceMCP` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -649,7 +649,7 @@ public struct ToolChoiceTypes: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolChoiceTypes` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceTypes` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -820,7 +820,7 @@ public struct User: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `User` from its JSON object; members it does not declare are ignored.
+    /// Decodes `User` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -925,7 +925,7 @@ public struct User: Codable, Hashable, Sendable {
             case object
         }
 
-        /// Decodes a `UserValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UserValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -977,7 +977,7 @@ public struct User: Codable, Hashable, Sendable {
             case object
         }
 
-        /// Decodes a `Projects` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Projects` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1029,7 +1029,7 @@ public struct User: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes a `DataItem` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataItem` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1081,7 +1081,7 @@ public struct UserRoleAssignment: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UserRoleAssignment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserRoleAssignment` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1237,7 +1237,7 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `Object` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Object` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1327,7 +1327,7 @@ public struct WebSearchActionFind: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebSearchActionFind` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchActionFind` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1369,7 +1369,7 @@ public struct WebSearchActionOpenPage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebSearchActionOpenPage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchActionOpenPage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1428,7 +1428,7 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebSearchActionSearch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchActionSearch` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1478,7 +1478,7 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
             case url
         }
 
-        /// Decodes a `Source` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Source` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1558,7 +1558,7 @@ public struct WebSearchApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebSearchApproximateLocation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchApproximateLocation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1630,7 +1630,7 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
         case searchContextSize = "search_context_size"
     }
 
-    /// Decodes a `WebSearchTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1693,7 +1693,7 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
             case allowedDomains = "allowed_domains"
         }
 
-        /// Decodes a `FiltersValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FiltersValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1770,7 +1770,7 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebSearchToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1929,7 +1929,7 @@ public struct ModerationResultBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ModerationResultBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationResultBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2012,7 +2012,7 @@ public struct PromptCacheOptionsParam: Codable, Hashable, Sendable {
         case ttl
     }
 
-    /// Decodes a `PromptCacheOptionsParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PromptCacheOptionsParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2044,7 +2044,7 @@ public struct PromptCacheBreakpointParam: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes a `PromptCacheBreakpointParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PromptCacheBreakpointParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2100,7 +2100,7 @@ public struct ModerationConfigParam: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes a `ModerationConfigParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationConfigParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2145,7 +2145,7 @@ public struct ModerationPolicyParam: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes a `ModerationPolicyParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationPolicyParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2192,7 +2192,7 @@ public struct ModerationParam: Codable, Hashable, Sendable {
         case policy
     }
 
-    /// Decodes a `ModerationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2240,7 +2240,7 @@ public struct SkillReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `SkillReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillReferenceParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2283,7 +2283,7 @@ public struct InlineSkillSourceParam: Codable, Hashable, Sendable {
         case mediaType = "media_type"
     }
 
-    /// Decodes a `InlineSkillSourceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InlineSkillSourceParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2339,7 +2339,7 @@ public struct InlineSkillParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InlineSkillParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InlineSkillParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2375,7 +2375,7 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ContainerNetworkPolicyDisabledParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerNetworkPolicyDisabledParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2426,7 +2426,7 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendab
         case value
     }
 
-    /// Decodes a `ContainerNetworkPolicyDomainSecretParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerNetworkPolicyDomainSecretParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2476,7 +2476,7 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `ContainerNetworkPolicyAllowlistParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerNetworkPolicyAllowlistParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2614,7 +2614,7 @@ public struct PromptCacheBreakpointConfig: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes a `PromptCacheBreakpointConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PromptCacheBreakpointConfig` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2660,7 +2660,7 @@ public struct InputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InputTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputTextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2716,7 +2716,7 @@ public struct FileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FileCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileCitationBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2780,7 +2780,7 @@ public struct URLCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `URLCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLCitationBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2852,7 +2852,7 @@ public struct ContainerFileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ContainerFileCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerFileCitationBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2962,7 +2962,7 @@ public struct TopLogProb: Codable, Hashable, Sendable {
         case bytes
     }
 
-    /// Decodes a `TopLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TopLogProb` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3023,7 +3023,7 @@ public struct LogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes a `LogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LogProb` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3081,7 +3081,7 @@ public struct OutputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `OutputTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OutputTextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3125,7 +3125,7 @@ public struct TextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3165,7 +3165,7 @@ public struct SummaryTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `SummaryTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SummaryTextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3205,7 +3205,7 @@ public struct ReasoningTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ReasoningTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ReasoningTextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3245,7 +3245,7 @@ public struct RefusalContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `RefusalContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RefusalContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3330,7 +3330,7 @@ public struct InputImageContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InputImageContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputImageContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3396,7 +3396,7 @@ public struct ComputerScreenshotContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ComputerScreenshotContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerScreenshotContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3496,7 +3496,7 @@ public struct InputFileContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InputFileContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputFileContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3591,7 +3591,7 @@ public struct Message: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `Message` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Message` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3705,7 +3705,7 @@ public struct DirectToolCallCaller: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `DirectToolCallCaller` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DirectToolCallCaller` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3743,7 +3743,7 @@ public struct ProgramToolCallCaller: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ProgramToolCallCaller` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgramToolCallCaller` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3836,7 +3836,7 @@ public struct DirectToolCallCallerParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `DirectToolCallCallerParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DirectToolCallCallerParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3874,7 +3874,7 @@ public struct ProgramToolCallCallerParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ProgramToolCallCallerParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgramToolCallCallerParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

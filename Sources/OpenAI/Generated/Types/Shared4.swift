@@ -43,7 +43,7 @@ public struct ClickParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ClickParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ClickParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -103,7 +103,7 @@ public struct DoubleClickAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `DoubleClickAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DoubleClickAction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -154,7 +154,7 @@ public struct CoordParam: Codable, Hashable, Sendable {
         case y
     }
 
-    /// Decodes a `CoordParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CoordParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -208,7 +208,7 @@ public struct DragParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `DragParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DragParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -250,7 +250,7 @@ public struct KeyPressAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `KeyPressAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `KeyPressAction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -304,7 +304,7 @@ public struct MoveParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MoveParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MoveParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -340,7 +340,7 @@ public struct ScreenshotParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ScreenshotParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ScreenshotParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -404,7 +404,7 @@ public struct ScrollParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ScrollParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ScrollParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -452,7 +452,7 @@ public struct TypeParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `TypeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TypeParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -484,7 +484,7 @@ public struct WaitParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WaitParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WaitParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -535,7 +535,7 @@ public struct ComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes a `ComputerCallSafetyCheckParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerCallSafetyCheckParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -650,7 +650,7 @@ public struct ToolSearchCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolSearchCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -757,7 +757,7 @@ public struct FunctionTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -835,7 +835,7 @@ public struct HybridSearchOptions: Codable, Hashable, Sendable {
         case textWeight = "text_weight"
     }
 
-    /// Decodes a `HybridSearchOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HybridSearchOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -888,7 +888,7 @@ public struct RankingOptions: Codable, Hashable, Sendable {
         case hybridSearch = "hybrid_search"
     }
 
-    /// Decodes a `RankingOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RankingOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -989,7 +989,7 @@ public struct FileSearchTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FileSearchTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileSearchTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1027,7 +1027,7 @@ public struct ComputerTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ComputerTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1107,7 +1107,7 @@ public struct ComputerUsePreviewTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ComputerUsePreviewTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerUsePreviewTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1190,7 +1190,7 @@ public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `AutoCodeInterpreterToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AutoCodeInterpreterToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1265,7 +1265,7 @@ public struct ProgrammaticToolCallingParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1336,7 +1336,7 @@ public struct LocalShellToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `LocalShellToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalShellToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1394,7 +1394,7 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ContainerAutoParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerAutoParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1531,7 +1531,7 @@ public struct LocalSkillParam: Codable, Hashable, Sendable {
         case path
     }
 
-    /// Decodes a `LocalSkillParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalSkillParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1573,7 +1573,7 @@ public struct LocalEnvironmentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `LocalEnvironmentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalEnvironmentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1613,7 +1613,7 @@ public struct ContainerReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ContainerReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerReferenceParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1661,7 +1661,7 @@ public struct FunctionShellToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionShellToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1739,7 +1739,7 @@ public struct CustomTextFormatParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CustomTextFormatParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomTextFormatParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1804,7 +1804,7 @@ public struct CustomGrammarFormatParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CustomGrammarFormatParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomGrammarFormatParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1872,7 +1872,7 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CustomToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2002,7 +2002,7 @@ public struct FunctionToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2068,7 +2068,7 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `NamespaceToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `NamespaceToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2165,7 +2165,7 @@ public struct ToolSearchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolSearchToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2229,7 +2229,7 @@ public struct ApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApproximateLocation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApproximateLocation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2335,7 +2335,7 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
         case searchContentTypes = "search_content_types"
     }
 
-    /// Decodes a `WebSearchPreviewTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchPreviewTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2398,7 +2398,7 @@ public struct ApplyPatchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2470,7 +2470,7 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolSearchOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2534,7 +2534,7 @@ public struct AdditionalTools: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `AdditionalTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AdditionalTools` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2598,7 +2598,7 @@ public struct Program: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `Program` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Program` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2683,7 +2683,7 @@ public struct ProgramOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ProgramOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgramOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2743,7 +2743,7 @@ public struct CompactionBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CompactionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactionBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2787,7 +2787,7 @@ public struct CodeInterpreterOutputLogs: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CodeInterpreterOutputLogs` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterOutputLogs` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2827,7 +2827,7 @@ public struct CodeInterpreterOutputImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CodeInterpreterOutputImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterOutputImage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2893,7 +2893,7 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `LocalShellExecAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalShellExecAction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2954,7 +2954,7 @@ public struct FunctionShellAction: Codable, Hashable, Sendable {
         case maxOutputLength = "max_output_length"
     }
 
-    /// Decodes a `FunctionShellAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellAction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3010,7 +3010,7 @@ public struct LocalEnvironmentResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `LocalEnvironmentResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalEnvironmentResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3048,7 +3048,7 @@ public struct ContainerReferenceResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ContainerReferenceResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerReferenceResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3126,7 +3126,7 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionShellCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3231,7 +3231,7 @@ public struct FunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `FunctionShellCallOutputTimeoutOutcome` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputTimeoutOutcome` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3269,7 +3269,7 @@ public struct FunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionShellCallOutputExitOutcome` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputExitOutcome` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3328,7 +3328,7 @@ public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable {
         case createdBy = "created_by"
     }
 
-    /// Decodes a `FunctionShellCallOutputContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3449,7 +3449,7 @@ public struct FunctionShellCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionShellCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3528,7 +3528,7 @@ public struct ApplyPatchCreateFileOperation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchCreateFileOperation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchCreateFileOperation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3570,7 +3570,7 @@ public struct ApplyPatchDeleteFileOperation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchDeleteFileOperation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchDeleteFileOperation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3618,7 +3618,7 @@ public struct ApplyPatchUpdateFileOperation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchUpdateFileOperation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchUpdateFileOperation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3692,7 +3692,7 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3837,7 +3837,7 @@ public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3895,7 +3895,7 @@ public struct MCPProtocolError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MCPProtocolError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPProtocolError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3937,7 +3937,7 @@ public struct MCPToolExecutionError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `MCPToolExecutionError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPToolExecutionError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -31,7 +31,7 @@ public struct HTTPError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `HTTPError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HTTPError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -174,7 +174,7 @@ public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ComputerCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerCallOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -230,7 +230,7 @@ public struct InputTextContentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InputTextContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputTextContentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -292,7 +292,7 @@ public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InputImageContentParamAutoParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputImageContentParamAutoParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -392,7 +392,7 @@ public struct InputFileContentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `InputFileContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputFileContentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -480,7 +480,7 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionCallOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -645,7 +645,7 @@ public struct ToolSearchCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolSearchCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchCallItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -719,7 +719,7 @@ public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ToolSearchOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -776,7 +776,7 @@ public struct AdditionalToolsItemParam: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `AdditionalToolsItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AdditionalToolsItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -828,7 +828,7 @@ public struct CompactionSummaryItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CompactionSummaryItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactionSummaryItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -883,7 +883,7 @@ public struct FunctionShellActionParam: Codable, Hashable, Sendable {
         case maxOutputLength = "max_output_length"
     }
 
-    /// Decodes a `FunctionShellActionParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellActionParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -979,7 +979,7 @@ public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionShellCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1060,7 +1060,7 @@ public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes a `FunctionShellCallOutputTimeoutOutcomeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputTimeoutOutcomeParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1098,7 +1098,7 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `FunctionShellCallOutputExitOutcomeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputExitOutcomeParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1190,7 +1190,7 @@ public struct FunctionShellCallOutputContentParam: Codable, Hashable, Sendable {
         case outcome
     }
 
-    /// Decodes a `FunctionShellCallOutputContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputContentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1264,7 +1264,7 @@ public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `FunctionShellCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1341,7 +1341,7 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchCreateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchCreateFileOperationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1383,7 +1383,7 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchDeleteFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchDeleteFileOperationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1431,7 +1431,7 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchUpdateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchUpdateFileOperationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1543,7 +1543,7 @@ public struct ApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchToolCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchToolCallItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1636,7 +1636,7 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ApplyPatchToolCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchToolCallOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1676,7 +1676,7 @@ public struct CompactionTriggerItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `CompactionTriggerItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactionTriggerItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1714,7 +1714,7 @@ public struct ItemReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ItemReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ItemReferenceParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1774,7 +1774,7 @@ public struct ProgramItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ProgramItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgramItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1859,7 +1859,7 @@ public struct ProgramOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `ProgramOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgramOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1897,7 +1897,7 @@ public struct SpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `SpecificProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpecificProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1927,7 +1927,7 @@ public struct SpecificApplyPatchParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `SpecificApplyPatchParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpecificApplyPatchParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1957,7 +1957,7 @@ public struct SpecificFunctionShellParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `SpecificFunctionShellParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpecificFunctionShellParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2013,7 +2013,7 @@ public struct ConversationParam2: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes a `ConversationParam2` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ConversationParam2` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2152,7 +2152,7 @@ public struct BetaSpecificFunctionShellParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaSpecificFunctionShellParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSpecificFunctionShellParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2182,7 +2182,7 @@ public struct BetaSpecificApplyPatchParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaSpecificApplyPatchParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSpecificApplyPatchParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2212,7 +2212,7 @@ public struct BetaSpecificProgrammaticToolCallingParam: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `BetaSpecificProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSpecificProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2250,7 +2250,7 @@ public struct BetaToolChoiceCustom: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolChoiceCustom` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceCustom` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2298,7 +2298,7 @@ public struct BetaToolChoiceMCP: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolChoiceMCP` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceMCP` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2340,7 +2340,7 @@ public struct BetaToolChoiceFunction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolChoiceFunction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceFunction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2390,7 +2390,7 @@ public struct BetaToolChoiceTypes: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolChoiceTypes` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceTypes` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2497,7 +2497,7 @@ public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolChoiceAllowed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceAllowed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2635,7 +2635,7 @@ public struct BetaConversationParam2: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes a `BetaConversationParam2` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaConversationParam2` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2703,7 +2703,7 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
         case generateSummary = "generate_summary"
     }
 
-    /// Decodes a `BetaReasoning` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaReasoning` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2911,7 +2911,7 @@ public struct BetaResponseTextParam: Codable, Hashable, Sendable {
         case verbosity
     }
 
-    /// Decodes a `BetaResponseTextParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseTextParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3027,7 +3027,7 @@ public struct BetaResponseFormatJSONObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseFormatJSONObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFormatJSONObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3089,7 +3089,7 @@ public struct BetaTextResponseFormatJSONSchema: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaTextResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTextResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3133,7 +3133,7 @@ public struct BetaResponseFormatText: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaResponseFormatText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFormatText` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3280,7 +3280,7 @@ public struct BetaApplyPatchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaApplyPatchToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3358,7 +3358,7 @@ public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable {
         case searchContentTypes = "search_content_types"
     }
 
-    /// Decodes a `BetaWebSearchPreviewTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchPreviewTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3482,7 +3482,7 @@ public struct BetaApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaApproximateLocation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApproximateLocation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3542,7 +3542,7 @@ public struct BetaToolSearchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolSearchToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolSearchToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3624,7 +3624,7 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaNamespaceToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaNamespaceToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3733,7 +3733,7 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCustomToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCustomToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3828,7 +3828,7 @@ public struct BetaCustomGrammarFormatParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCustomGrammarFormatParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCustomGrammarFormatParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3881,7 +3881,7 @@ public struct BetaCustomTextFormatParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCustomTextFormatParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCustomTextFormatParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3957,7 +3957,7 @@ public struct BetaFunctionToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

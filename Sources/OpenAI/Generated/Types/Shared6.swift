@@ -31,7 +31,7 @@ public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionShellToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -117,7 +117,7 @@ public struct BetaContainerReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaContainerReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerReferenceParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -157,7 +157,7 @@ public struct BetaLocalEnvironmentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaLocalEnvironmentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalEnvironmentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -210,7 +210,7 @@ public struct BetaLocalSkillParam: Codable, Hashable, Sendable {
         case path
     }
 
-    /// Decodes a `BetaLocalSkillParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalSkillParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -272,7 +272,7 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaContainerAutoParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerAutoParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -410,7 +410,7 @@ public struct BetaInlineSkillParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInlineSkillParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInlineSkillParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -455,7 +455,7 @@ public struct BetaInlineSkillSourceParam: Codable, Hashable, Sendable {
         case mediaType = "media_type"
     }
 
-    /// Decodes a `BetaInlineSkillSourceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInlineSkillSourceParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -505,7 +505,7 @@ public struct BetaSkillReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaSkillReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSkillReferenceParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -555,7 +555,7 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes a `BetaContainerNetworkPolicyAllowlistParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerNetworkPolicyAllowlistParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -610,7 +610,7 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Se
         case value
     }
 
-    /// Decodes a `BetaContainerNetworkPolicyDomainSecretParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerNetworkPolicyDomainSecretParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -644,7 +644,7 @@ public struct BetaContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes a `BetaContainerNetworkPolicyDisabledParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerNetworkPolicyDisabledParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -699,7 +699,7 @@ public struct BetaLocalShellToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaLocalShellToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalShellToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -806,7 +806,7 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaImageGenTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaImageGenTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1020,7 +1020,7 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable {
             case fileID = "file_id"
         }
 
-        /// Decodes a `InputImageMask` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputImageMask` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1094,7 +1094,7 @@ public struct BetaProgrammaticToolCallingParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1142,7 +1142,7 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCodeInterpreterTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCodeInterpreterTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1243,7 +1243,7 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaAutoCodeInterpreterToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAutoCodeInterpreterToolParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1406,7 +1406,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMCPTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1603,7 +1603,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
                 case never
             }
 
-            /// Decodes a `MCPToolApprovalFilter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `MCPToolApprovalFilter` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1675,7 +1675,7 @@ public struct BetaMCPToolFilter: Codable, Hashable, Sendable {
         case readOnly = "read_only"
     }
 
-    /// Decodes a `BetaMCPToolFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPToolFilter` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1741,7 +1741,7 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable {
         case searchContextSize = "search_context_size"
     }
 
-    /// Decodes a `BetaWebSearchTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1804,7 +1804,7 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable {
             case allowedDomains = "allowed_domains"
         }
 
-        /// Decodes a `FiltersValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FiltersValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1885,7 +1885,7 @@ public struct BetaWebSearchApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaWebSearchApproximateLocation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchApproximateLocation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1945,7 +1945,7 @@ public struct BetaComputerUsePreviewTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaComputerUsePreviewTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerUsePreviewTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2009,7 +2009,7 @@ public struct BetaComputerTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaComputerTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2067,7 +2067,7 @@ public struct BetaFileSearchTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFileSearchTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFileSearchTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2159,7 +2159,7 @@ public struct BetaCompoundFilter: Codable, Hashable, Sendable {
         case filters
     }
 
-    /// Decodes a `BetaCompoundFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompoundFilter` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2278,7 +2278,7 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
         case value
     }
 
-    /// Decodes a `BetaComparisonFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComparisonFilter` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2472,7 +2472,7 @@ public struct BetaRankingOptions: Codable, Hashable, Sendable {
         case hybridSearch = "hybrid_search"
     }
 
-    /// Decodes a `BetaRankingOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaRankingOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2521,7 +2521,7 @@ public struct BetaHybridSearchOptions: Codable, Hashable, Sendable {
         case textWeight = "text_weight"
     }
 
-    /// Decodes a `BetaHybridSearchOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaHybridSearchOptions` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2618,7 +2618,7 @@ public struct BetaFunctionTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2761,7 +2761,7 @@ public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaProgramOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgramOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2827,7 +2827,7 @@ public struct BetaAgentTagParam: Codable, Hashable, Sendable {
         case agentName = "agent_name"
     }
 
-    /// Decodes a `BetaAgentTagParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAgentTagParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2891,7 +2891,7 @@ public struct BetaProgramItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaProgramItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgramItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2947,7 +2947,7 @@ public struct BetaItemReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaItemReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaItemReferenceParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2989,7 +2989,7 @@ public struct BetaCompactionTriggerItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCompactionTriggerItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompactionTriggerItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3250,7 +3250,7 @@ public struct BetaCustomToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCustomToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCustomToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3341,7 +3341,7 @@ public struct BetaProgramToolCallCaller: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaProgramToolCallCaller` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgramToolCallCaller` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3373,7 +3373,7 @@ public struct BetaDirectToolCallCaller: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaDirectToolCallCaller` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaDirectToolCallCaller` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3410,7 +3410,7 @@ public struct BetaAgentTag: Codable, Hashable, Sendable {
         case agentName = "agent_name"
     }
 
-    /// Decodes a `BetaAgentTag` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAgentTag` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3475,7 +3475,7 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCustomToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCustomToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3643,7 +3643,7 @@ public struct BetaInputFileContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInputFileContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputFileContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3707,7 +3707,7 @@ public struct BetaPromptCacheBreakpointConfig: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes a `BetaPromptCacheBreakpointConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaPromptCacheBreakpointConfig` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3765,7 +3765,7 @@ public struct BetaInputImageContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInputImageContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputImageContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3844,7 +3844,7 @@ public struct BetaInputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInputTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputTextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3925,7 +3925,7 @@ public struct BetaProgramToolCallCallerParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaProgramToolCallCallerParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgramToolCallCallerParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3957,7 +3957,7 @@ public struct BetaDirectToolCallCallerParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaDirectToolCallCallerParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaDirectToolCallCallerParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -73,7 +73,7 @@ public struct BetaMCPToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMCPToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -209,7 +209,7 @@ public struct BetaHTTPError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaHTTPError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaHTTPError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -251,7 +251,7 @@ public struct BetaMCPToolExecutionError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMCPToolExecutionError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPToolExecutionError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -299,7 +299,7 @@ public struct BetaMCPProtocolError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMCPProtocolError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPProtocolError` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -367,7 +367,7 @@ public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMCPApprovalResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPApprovalResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -441,7 +441,7 @@ public struct BetaMCPApprovalRequest: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMCPApprovalRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPApprovalRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -515,7 +515,7 @@ public struct BetaMCPListTools: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMCPListTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPListTools` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -582,7 +582,7 @@ public struct BetaMCPListToolsTool: Codable, Hashable, Sendable {
         case annotations
     }
 
-    /// Decodes a `BetaMCPListToolsTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPListToolsTool` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -658,7 +658,7 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes a `BetaApplyPatchToolCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchToolCallOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -759,7 +759,7 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaApplyPatchToolCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchToolCallItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -861,7 +861,7 @@ public struct BetaApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `BetaApplyPatchUpdateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchUpdateFileOperationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -903,7 +903,7 @@ public struct BetaApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `BetaApplyPatchDeleteFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchDeleteFileOperationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -951,7 +951,7 @@ public struct BetaApplyPatchCreateFileOperationParam: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `BetaApplyPatchCreateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchCreateFileOperationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1050,7 +1050,7 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `BetaFunctionShellCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1137,7 +1137,7 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Hashable, Sendab
         case outcome
     }
 
-    /// Decodes a `BetaFunctionShellCallOutputContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputContentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1218,7 +1218,7 @@ public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes a `BetaFunctionShellCallOutputExitOutcomeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputExitOutcomeParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1250,7 +1250,7 @@ public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable,
         case type
     }
 
-    /// Decodes a `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1326,7 +1326,7 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionShellCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1430,7 +1430,7 @@ public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable {
         case maxOutputLength = "max_output_length"
     }
 
-    /// Decodes a `BetaFunctionShellActionParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellActionParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1492,7 +1492,7 @@ public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaLocalShellToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalShellToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1586,7 +1586,7 @@ public struct BetaLocalShellToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaLocalShellToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalShellToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1682,7 +1682,7 @@ public struct BetaLocalShellExecAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaLocalShellExecAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalShellExecAction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1762,7 +1762,7 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCodeInterpreterToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCodeInterpreterToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1879,7 +1879,7 @@ public struct BetaCodeInterpreterOutputImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCodeInterpreterOutputImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCodeInterpreterOutputImage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1919,7 +1919,7 @@ public struct BetaCodeInterpreterOutputLogs: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCodeInterpreterOutputLogs` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCodeInterpreterOutputLogs` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1979,7 +1979,7 @@ public struct BetaImageGenToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaImageGenToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaImageGenToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2064,7 +2064,7 @@ public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCompactionSummaryItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompactionSummaryItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2144,7 +2144,7 @@ public struct BetaReasoningItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaReasoningItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaReasoningItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2217,7 +2217,7 @@ public struct BetaReasoningTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaReasoningTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaReasoningTextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2257,7 +2257,7 @@ public struct BetaSummaryTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaSummaryTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSummaryTextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2312,7 +2312,7 @@ public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `BetaAdditionalToolsItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAdditionalToolsItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2390,7 +2390,7 @@ public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolSearchOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolSearchOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2494,7 +2494,7 @@ public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolSearchCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolSearchCallItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2570,7 +2570,7 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMultiAgentCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMultiAgentCallOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2626,7 +2626,7 @@ public struct BetaOutputTextContentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaOutputTextContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaOutputTextContentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2738,7 +2738,7 @@ public struct BetaContainerFileCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaContainerFileCitationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerFileCitationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2806,7 +2806,7 @@ public struct BetaURLCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaURLCitationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaURLCitationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2866,7 +2866,7 @@ public struct BetaFileCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFileCitationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFileCitationParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2967,7 +2967,7 @@ public struct BetaMultiAgentCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMultiAgentCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMultiAgentCallItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3041,7 +3041,7 @@ public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaAgentMessageItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAgentMessageItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3133,7 +3133,7 @@ public struct BetaEncryptedContentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaEncryptedContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaEncryptedContentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3193,7 +3193,7 @@ public struct BetaInputImageContentParamAutoParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInputImageContentParamAutoParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputImageContentParamAutoParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3231,7 +3231,7 @@ public struct BetaPromptCacheBreakpointParam: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes a `BetaPromptCacheBreakpointParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaPromptCacheBreakpointParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3302,7 +3302,7 @@ public struct BetaInputTextContentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInputTextContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputTextContentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3388,7 +3388,7 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionCallOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3561,7 +3561,7 @@ public struct BetaInputFileContentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInputFileContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputFileContentParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3679,7 +3679,7 @@ public struct BetaFunctionToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3778,7 +3778,7 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaWebSearchToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3902,7 +3902,7 @@ public struct BetaWebSearchActionFind: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaWebSearchActionFind` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchActionFind` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3944,7 +3944,7 @@ public struct BetaWebSearchActionOpenPage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaWebSearchActionOpenPage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchActionOpenPage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -42,7 +42,7 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaWebSearchActionSearch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchActionSearch` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -92,7 +92,7 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
             case url
         }
 
-        /// Decodes a `Source` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Source` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -184,7 +184,7 @@ public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaComputerCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerCallOutputItemParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -247,7 +247,7 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes a `BetaComputerCallSafetyCheckParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerCallSafetyCheckParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -297,7 +297,7 @@ public struct BetaComputerScreenshotImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaComputerScreenshotImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerScreenshotImage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -380,7 +380,7 @@ public struct BetaComputerToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaComputerToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -527,7 +527,7 @@ public struct BetaWaitParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaWaitParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWaitParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -565,7 +565,7 @@ public struct BetaTypeParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaTypeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTypeParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -631,7 +631,7 @@ public struct BetaScrollParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaScrollParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaScrollParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -671,7 +671,7 @@ public struct BetaScreenshotParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaScreenshotParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaScreenshotParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -723,7 +723,7 @@ public struct BetaMoveParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMoveParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMoveParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -767,7 +767,7 @@ public struct BetaKeyPressAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaKeyPressAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaKeyPressAction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -821,7 +821,7 @@ public struct BetaDragParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaDragParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaDragParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -870,7 +870,7 @@ public struct BetaCoordParam: Codable, Hashable, Sendable {
         case y
     }
 
-    /// Decodes a `BetaCoordParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCoordParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -924,7 +924,7 @@ public struct BetaDoubleClickAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaDoubleClickAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaDoubleClickAction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -988,7 +988,7 @@ public struct BetaClickParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaClickParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaClickParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1090,7 +1090,7 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFileSearchToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFileSearchToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1191,7 +1191,7 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
             case score
         }
 
-        /// Decodes a `ResultValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResultValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1318,7 +1318,7 @@ public struct BetaOutputMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes a `BetaOutputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaOutputMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1451,7 +1451,7 @@ public struct BetaRefusalContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaRefusalContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaRefusalContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1505,7 +1505,7 @@ public struct BetaOutputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaOutputTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaOutputTextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1568,7 +1568,7 @@ public struct BetaLogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes a `BetaLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLogProb` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1625,7 +1625,7 @@ public struct BetaTopLogProb: Codable, Hashable, Sendable {
         case bytes
     }
 
-    /// Decodes a `BetaTopLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTopLogProb` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1724,7 +1724,7 @@ public struct BetaFilePath: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFilePath` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFilePath` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1792,7 +1792,7 @@ public struct BetaContainerFileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaContainerFileCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerFileCitationBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1860,7 +1860,7 @@ public struct BetaURLCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaURLCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaURLCitationBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1920,7 +1920,7 @@ public struct BetaFileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFileCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFileCitationBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1988,7 +1988,7 @@ public struct BetaInputMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaInputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2149,7 +2149,7 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaEasyInputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaEasyInputMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2263,7 +2263,7 @@ public struct BetaPromptCacheOptionsParam: Codable, Hashable, Sendable {
         case ttl
     }
 
-    /// Decodes a `BetaPromptCacheOptionsParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaPromptCacheOptionsParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2989,7 +2989,7 @@ public struct BetaMCPApprovalResponseResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMCPApprovalResponseResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPApprovalResponseResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3075,7 +3075,7 @@ public struct BetaApplyPatchToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaApplyPatchToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3184,7 +3184,7 @@ public struct BetaApplyPatchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaApplyPatchToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchToolCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3288,7 +3288,7 @@ public struct BetaApplyPatchUpdateFileOperation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaApplyPatchUpdateFileOperation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchUpdateFileOperation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3330,7 +3330,7 @@ public struct BetaApplyPatchDeleteFileOperation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaApplyPatchDeleteFileOperation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchDeleteFileOperation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3378,7 +3378,7 @@ public struct BetaApplyPatchCreateFileOperation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaApplyPatchCreateFileOperation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchCreateFileOperation` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3483,7 +3483,7 @@ public struct BetaFunctionShellCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionShellCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3556,7 +3556,7 @@ public struct BetaFunctionShellCallOutputContent: Codable, Hashable, Sendable {
         case createdBy = "created_by"
     }
 
-    /// Decodes a `BetaFunctionShellCallOutputContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3639,7 +3639,7 @@ public struct BetaFunctionShellCallOutputExitOutcome: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes a `BetaFunctionShellCallOutputExitOutcome` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputExitOutcome` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3671,7 +3671,7 @@ public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes a `BetaFunctionShellCallOutputTimeoutOutcome` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcome` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3775,7 +3775,7 @@ public struct BetaFunctionShellCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionShellCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3868,7 +3868,7 @@ public struct BetaContainerReferenceResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaContainerReferenceResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerReferenceResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3900,7 +3900,7 @@ public struct BetaLocalEnvironmentResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaLocalEnvironmentResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalEnvironmentResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -3973,7 +3973,7 @@ public struct BetaFunctionShellAction: Codable, Hashable, Sendable {
         case maxOutputLength = "max_output_length"
     }
 
-    /// Decodes a `BetaFunctionShellAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellAction` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

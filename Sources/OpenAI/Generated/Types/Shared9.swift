@@ -43,7 +43,7 @@ public struct BetaCompactionBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaCompactionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompactionBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -115,7 +115,7 @@ public struct BetaProgramOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaProgramOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgramOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -208,7 +208,7 @@ public struct BetaProgram: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaProgram` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgram` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -276,7 +276,7 @@ public struct BetaAdditionalTools: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaAdditionalTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAdditionalTools` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -397,7 +397,7 @@ public struct BetaToolSearchOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolSearchOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolSearchOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -487,7 +487,7 @@ public struct BetaToolSearchCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaToolSearchCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolSearchCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -565,7 +565,7 @@ public struct BetaMultiAgentCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMultiAgentCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMultiAgentCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -670,7 +670,7 @@ public struct BetaMultiAgentCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaMultiAgentCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMultiAgentCall` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -744,7 +744,7 @@ public struct BetaAgentMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaAgentMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAgentMessage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -871,7 +871,7 @@ public struct BetaEncryptedContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaEncryptedContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaEncryptedContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -931,7 +931,7 @@ public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaComputerScreenshotContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerScreenshotContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -977,7 +977,7 @@ public struct BetaTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTextContent` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1064,7 +1064,7 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaFunctionToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1225,7 +1225,7 @@ public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaComputerToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerToolCallOutputResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1333,7 +1333,7 @@ public struct BetaComputerToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `BetaComputerToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerToolCallOutput` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1432,7 +1432,7 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
-    /// Decodes a `BetaResponseUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseUsage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1485,7 +1485,7 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
             case cacheWriteTokens = "cache_write_tokens"
         }
 
-        /// Decodes a `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputTokensDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1524,7 +1524,7 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
             case reasoningTokens = "reasoning_tokens"
         }
 
-        /// Decodes a `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.

@@ -55,7 +55,7 @@ public struct SkillResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `SkillResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -125,7 +125,7 @@ public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `SkillListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -177,7 +177,7 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
         case files
     }
 
-    /// Decodes a `CreateSkillBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateSkillBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -258,7 +258,7 @@ public struct SetDefaultSkillVersionBody: Codable, Hashable, Sendable {
         case defaultVersion = "default_version"
     }
 
-    /// Decodes a `SetDefaultSkillVersionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SetDefaultSkillVersionBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -304,7 +304,7 @@ public struct DeletedSkillResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeletedSkillResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedSkillResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -378,7 +378,7 @@ public struct SkillVersionResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `SkillVersionResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillVersionResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -448,7 +448,7 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
-    /// Decodes a `SkillVersionListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillVersionListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -508,7 +508,7 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
         case `default`
     }
 
-    /// Decodes a `CreateSkillVersionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateSkillVersionBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -607,7 +607,7 @@ public struct DeletedSkillVersionResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeletedSkillVersionResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedSkillVersionResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

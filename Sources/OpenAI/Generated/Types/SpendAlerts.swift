@@ -32,7 +32,7 @@ public struct CreateSpendAlertBody: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes a `CreateSpendAlertBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateSpendAlertBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -92,7 +92,7 @@ public struct OrganizationSpendAlert: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes a `OrganizationSpendAlert` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendAlert` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -148,7 +148,7 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Hashable, Sendable
         case object
     }
 
-    /// Decodes a `OrganizationSpendAlertDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendAlertDeletedResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -210,7 +210,7 @@ public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, C
         case object
     }
 
-    /// Decodes a `OrganizationSpendAlertListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendAlertListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -279,7 +279,7 @@ public struct ProjectSpendAlert: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes a `ProjectSpendAlert` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendAlert` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -335,7 +335,7 @@ public struct ProjectSpendAlertDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `ProjectSpendAlertDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendAlertDeletedResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -397,7 +397,7 @@ public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, Cursor
         case object
     }
 
-    /// Decodes a `ProjectSpendAlertListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendAlertListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -458,7 +458,7 @@ public struct SpendAlertNotificationChannel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `SpendAlertNotificationChannel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpendAlertNotificationChannel` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

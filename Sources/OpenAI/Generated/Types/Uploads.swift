@@ -24,7 +24,7 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, MultipartFormEn
         case data
     }
 
-    /// Decodes a `AddUploadPartRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AddUploadPartRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -73,7 +73,7 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable {
         case md5
     }
 
-    /// Decodes a `CompleteUploadRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompleteUploadRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -145,7 +145,7 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable {
         case expiresAfter = "expires_after"
     }
 
-    /// Decodes a `CreateUploadRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateUploadRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -263,7 +263,7 @@ public struct Upload: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `Upload` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Upload` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -395,7 +395,7 @@ public struct Upload: Codable, Hashable, Sendable {
             case object
         }
 
-        /// Decodes a `File` from its JSON object; members it does not declare are ignored.
+        /// Decodes `File` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -524,7 +524,7 @@ public struct UploadPart: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UploadPart` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UploadPart` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

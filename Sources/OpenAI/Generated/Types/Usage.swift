@@ -55,7 +55,7 @@ public struct CostsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `CostsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CostsResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -111,7 +111,7 @@ public struct CostsResult: Codable, Hashable, Sendable {
             case currency
         }
 
-        /// Decodes a `Amount` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Amount` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -221,7 +221,7 @@ public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageAudioSpeechesResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageAudioSpeechesResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -303,7 +303,7 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageAudioTranscriptionsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageAudioTranscriptionsResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -361,7 +361,7 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageCodeInterpreterSessionsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageCodeInterpreterSessionsResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -525,7 +525,7 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageCompletionsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageCompletionsResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -637,7 +637,7 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageEmbeddingsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageEmbeddingsResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -713,7 +713,7 @@ public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageFileSearchCallsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageFileSearchCallsResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -805,7 +805,7 @@ public struct UsageImagesResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageImagesResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageImagesResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -891,7 +891,7 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageModerationsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageModerationsResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -955,7 +955,7 @@ public struct UsageResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `UsageResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1020,7 +1020,7 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageTimeBucket` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageTimeBucket` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1156,7 +1156,7 @@ public struct UsageVectorStoresResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageVectorStoresResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageVectorStoresResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1236,7 +1236,7 @@ public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UsageWebSearchCallsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageWebSearchCallsResult` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -31,7 +31,7 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `UserDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserDeleteResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -93,7 +93,7 @@ public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `UserListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserListResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -165,7 +165,7 @@ public struct UserRoleUpdateRequest: Codable, Hashable, Sendable {
         case developerPersona = "developer_persona"
     }
 
-    /// Decodes a `UserRoleUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserRoleUpdateRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

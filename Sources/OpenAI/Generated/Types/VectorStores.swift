@@ -15,7 +15,7 @@ public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `AutoChunkingStrategyRequestParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AutoChunkingStrategyRequestParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -111,7 +111,7 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
         case attributes
     }
 
-    /// Decodes a `CreateVectorStoreFileBatchRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVectorStoreFileBatchRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -168,7 +168,7 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable {
         case attributes
     }
 
-    /// Decodes a `CreateVectorStoreFileRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVectorStoreFileRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -241,7 +241,7 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes a `CreateVectorStoreRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVectorStoreRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -336,7 +336,7 @@ public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeleteVectorStoreFileResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteVectorStoreFileResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -386,7 +386,7 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeleteVectorStoreResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteVectorStoreResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -453,7 +453,7 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorP
         case hasMore = "has_more"
     }
 
-    /// Decodes a `ListVectorStoreFilesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListVectorStoreFilesResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -531,7 +531,7 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage 
         case hasMore = "has_more"
     }
 
-    /// Decodes a `ListVectorStoresResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListVectorStoresResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -576,7 +576,7 @@ public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `OtherChunkingStrategyResponseParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OtherChunkingStrategyResponseParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -623,7 +623,7 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable {
         case chunkOverlapTokens = "chunk_overlap_tokens"
     }
 
-    /// Decodes a `StaticChunkingStrategy` from its JSON object; members it does not declare are ignored.
+    /// Decodes `StaticChunkingStrategy` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -663,7 +663,7 @@ public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `StaticChunkingStrategyRequestParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `StaticChunkingStrategyRequestParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -703,7 +703,7 @@ public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `StaticChunkingStrategyResponseParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `StaticChunkingStrategyResponseParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -742,7 +742,7 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendabl
         case attributes
     }
 
-    /// Decodes a `UpdateVectorStoreFileAttributesRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateVectorStoreFileAttributesRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -793,7 +793,7 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes a `UpdateVectorStoreRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateVectorStoreRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -834,7 +834,7 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
             case anchor
         }
 
-        /// Decodes a `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -875,7 +875,7 @@ public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable {
         case anchor
     }
 
-    /// Decodes a `VectorStoreExpirationAfter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreExpirationAfter` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -946,7 +946,7 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
         case fileCounts = "file_counts"
     }
 
-    /// Decodes a `VectorStoreFileBatchObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreFileBatchObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1062,7 +1062,7 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
             case total
         }
 
-        /// Decodes a `FileCounts` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileCounts` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1123,7 +1123,7 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
         case object
     }
 
-    /// Decodes a `VectorStoreFileContentResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreFileContentResponse` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1180,7 +1180,7 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
             case text
         }
 
-        /// Decodes a `DataItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataItem` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1265,7 +1265,7 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `VectorStoreFileObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreFileObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1350,7 +1350,7 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
             case message
         }
 
-        /// Decodes a `LastError` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LastError` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1508,7 +1508,7 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `VectorStoreObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1590,7 +1590,7 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
             case total
         }
 
-        /// Decodes a `FileCounts` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileCounts` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1684,7 +1684,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         case rankingOptions = "ranking_options"
     }
 
-    /// Decodes a `VectorStoreSearchRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreSearchRequest` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1816,7 +1816,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
             case scoreThreshold = "score_threshold"
         }
 
-        /// Decodes a `RankingOptionsValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RankingOptionsValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1879,7 +1879,7 @@ public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes a `VectorStoreSearchResultContentObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreSearchResultContentObject` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1944,7 +1944,7 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
         case content
     }
 
-    /// Decodes a `VectorStoreSearchResultItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreSearchResultItem` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -2010,7 +2010,7 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, CursorP
         case object
     }
 
-    /// Decodes a `VectorStoreSearchResultsPage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreSearchResultsPage` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -108,7 +108,7 @@ public struct Error2: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes a `Error2` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Error2` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -216,7 +216,7 @@ public struct VideoResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `VideoResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VideoResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -298,7 +298,7 @@ public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes a `VideoListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VideoListResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -358,7 +358,7 @@ public struct ImageRefParam2: Codable, Hashable, Sendable {
         case fileID = "file_id"
     }
 
-    /// Decodes a `ImageRefParam2` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageRefParam2` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -445,7 +445,7 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
         case size
     }
 
-    /// Decodes a `CreateVideoMultipartBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoMultipartBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -564,7 +564,7 @@ public struct CreateVideoJSONBody: Codable, Hashable, Sendable {
         case size
     }
 
-    /// Decodes a `CreateVideoJSONBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoJSONBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -619,7 +619,7 @@ public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, MultipartFo
         case name
     }
 
-    /// Decodes a `CreateVideoCharacterBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoCharacterBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -677,7 +677,7 @@ public struct VideoCharacterResource: Codable, Hashable, Sendable {
         case createdAt = "created_at"
     }
 
-    /// Decodes a `VideoCharacterResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VideoCharacterResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -718,7 +718,7 @@ public struct VideoReferenceInputParam: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes a `VideoReferenceInputParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VideoReferenceInputParam` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -763,7 +763,7 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
         case prompt
     }
 
-    /// Decodes a `CreateVideoEditMultipartBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoEditMultipartBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -855,7 +855,7 @@ public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes a `CreateVideoEditJSONBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoEditJSONBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -908,7 +908,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
         case seconds
     }
 
-    /// Decodes a `CreateVideoExtendMultipartBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoExtendMultipartBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1009,7 +1009,7 @@ public struct CreateVideoExtendJSONBody: Codable, Hashable, Sendable {
         case seconds
     }
 
-    /// Decodes a `CreateVideoExtendJSONBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoExtendJSONBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1059,7 +1059,7 @@ public struct DeletedVideoResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes a `DeletedVideoResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedVideoResource` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1122,7 +1122,7 @@ public struct CreateVideoRemixBody: Codable, Hashable, Sendable, MultipartFormEn
         case prompt
     }
 
-    /// Decodes a `CreateVideoRemixBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoRemixBody` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.

@@ -38,7 +38,7 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookBatchCancelled` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookBatchCancelled` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -82,7 +82,7 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -136,7 +136,7 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookBatchCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookBatchCompleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -180,7 +180,7 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -234,7 +234,7 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookBatchExpired` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookBatchExpired` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -278,7 +278,7 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -332,7 +332,7 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookBatchFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookBatchFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -376,7 +376,7 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -430,7 +430,7 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookEvalRunCanceled` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookEvalRunCanceled` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -474,7 +474,7 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -528,7 +528,7 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookEvalRunFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookEvalRunFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -572,7 +572,7 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -626,7 +626,7 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookEvalRunSucceeded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookEvalRunSucceeded` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -670,7 +670,7 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -724,7 +724,7 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookFineTuningJobCancelled` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookFineTuningJobCancelled` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -768,7 +768,7 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -822,7 +822,7 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookFineTuningJobFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookFineTuningJobFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -866,7 +866,7 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -920,7 +920,7 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookFineTuningJobSucceeded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookFineTuningJobSucceeded` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -964,7 +964,7 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1020,7 +1020,7 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookLiveCallIncoming` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookLiveCallIncoming` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1073,7 +1073,7 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
             case sipHeaders = "sip_headers"
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1119,7 +1119,7 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
                 case value
             }
 
-            /// Decodes a `SIPHeader` from its JSON object; members it does not declare are ignored.
+            /// Decodes `SIPHeader` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1178,7 +1178,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookRealtimeCallIncoming` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookRealtimeCallIncoming` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1231,7 +1231,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
             case sipHeaders = "sip_headers"
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1277,7 +1277,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
                 case value
             }
 
-            /// Decodes a `SIPHeader` from its JSON object; members it does not declare are ignored.
+            /// Decodes `SIPHeader` from its JSON object; members it does not declare are ignored.
             ///
             /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
             ///   of a member whose value does not fit its type.
@@ -1334,7 +1334,7 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookResponseCancelled` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookResponseCancelled` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1378,7 +1378,7 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1432,7 +1432,7 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookResponseCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookResponseCompleted` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1476,7 +1476,7 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1530,7 +1530,7 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookResponseFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookResponseFailed` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1574,7 +1574,7 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
@@ -1628,7 +1628,7 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes a `WebhookResponseIncomplete` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookResponseIncomplete` from its JSON object; members it does not declare are ignored.
     ///
     /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
     ///   of a member whose value does not fit its type.
@@ -1672,7 +1672,7 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes a `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
         ///
         /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
         ///   of a member whose value does not fit its type.
