@@ -8,22 +8,26 @@ import Foundation
 /// - Remark: Generated from `#/components/schemas/Metadata`.
 public typealias Metadata = [Swift.String: Swift.String]
 
+/// The `Scores` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Scores`.
 public struct Scores: Codable, Hashable, Sendable {
+    /// The `labels` member.
     public var labels: [Swift.String: Swift.Int]?
+    /// The `name` member.
     public var name: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Double]
 
-    /// Creates a `Scores`.
+    /// Creates a new `Scores`.
     ///
     /// - Parameters:
-    ///   - labels: The `labels` member.
     ///   - name: The `name` member.
+    ///   - labels: The `labels` member.
     ///   - additionalProperties: Members not declared by the schema.
     public init(
-        labels: [Swift.String: Swift.Int]? = nil,
         name: Swift.String,
+        labels: [Swift.String: Swift.Int]? = nil,
         additionalProperties: [Swift.String: Swift.Double] = [:]
     ) {
         self.labels = labels
@@ -36,6 +40,10 @@ public struct Scores: Codable, Hashable, Sendable {
         case name
     }
 
+    /// Decodes `Scores` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.labels = try container.decodeIfPresent([Swift.String: Swift.Int].self, forKey: .labels)
@@ -43,6 +51,9 @@ public struct Scores: Codable, Hashable, Sendable {
         self.additionalProperties = try decoder.decodeAdditionalProperties(Swift.Double.self, excluding: ["labels", "name"])
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.labels, forKey: .labels)
@@ -55,11 +66,12 @@ public struct Scores: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/TaggedScores`.
 public struct TaggedScores: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Int]
 
-    /// Creates a `TaggedScores`.
+    /// Creates a new `TaggedScores`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -77,6 +89,10 @@ public struct TaggedScores: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes `TaggedScores` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("tagged_scores", forKey: .object)
@@ -84,6 +100,9 @@ public struct TaggedScores: Codable, Hashable, Sendable {
         self.additionalProperties = try decoder.decodeAdditionalProperties(Swift.Int.self, excluding: ["id", "object"])
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("tagged_scores", forKey: .object)

@@ -3,20 +3,23 @@
 
 import Foundation
 
+/// The `ModelResponseProperties` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
 public struct ModelResponseProperties: Codable, Hashable, Sendable {
+    /// The `temperature` member.
     public var temperature: Swift.Double?
     /// A stable user identifier.
     public var user: Swift.String
 
-    /// Creates a `ModelResponseProperties`.
+    /// Creates a new `ModelResponseProperties`.
     ///
     /// - Parameters:
-    ///   - temperature: The `temperature` member.
     ///   - user: A stable user identifier.
+    ///   - temperature: The `temperature` member.
     public init(
-        temperature: Swift.Double? = nil,
-        user: Swift.String
+        user: Swift.String,
+        temperature: Swift.Double? = nil
     ) {
         self.temperature = temperature
         self.user = user
@@ -27,12 +30,19 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
         case user
     }
 
+    /// Decodes `ModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
         self.user = try container.decode(Swift.String.self, forKey: .user)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.temperature, forKey: .temperature)
@@ -44,21 +54,23 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
 ///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
 public struct CreateResponse: Codable, Hashable, Sendable {
+    /// The `temperature` member.
     public var temperature: Swift.Double?
     /// Overridden description of the user.
     public var user: Swift.String
+    /// The `input` member.
     public var input: Swift.String
 
-    /// Creates a `CreateResponse`.
+    /// Creates a new `CreateResponse`.
     ///
     /// - Parameters:
-    ///   - temperature: The `temperature` member.
     ///   - user: Overridden description of the user.
     ///   - input: The `input` member.
+    ///   - temperature: The `temperature` member.
     public init(
-        temperature: Swift.Double? = nil,
         user: Swift.String,
-        input: Swift.String
+        input: Swift.String,
+        temperature: Swift.Double? = nil
     ) {
         self.temperature = temperature
         self.user = user
@@ -71,6 +83,10 @@ public struct CreateResponse: Codable, Hashable, Sendable {
         case input
     }
 
+    /// Decodes `CreateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
@@ -78,6 +94,9 @@ public struct CreateResponse: Codable, Hashable, Sendable {
         self.input = try container.decode(Swift.String.self, forKey: .input)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.temperature, forKey: .temperature)

@@ -3,17 +3,18 @@
 
 import Foundation
 
+/// The `Usage` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Usage`.
 public struct Usage: Codable, Hashable, Sendable {
+    /// The `total_tokens` member.
     public var totalTokens: Swift.Int
 
-    /// Creates a `Usage`.
+    /// Creates a new `Usage`.
     ///
     /// - Parameters:
     ///   - totalTokens: The `total_tokens` member.
-    public init(
-        totalTokens: Swift.Int
-    ) {
+    public init(totalTokens: Swift.Int) {
         self.totalTokens = totalTokens
     }
 
@@ -21,24 +22,36 @@ public struct Usage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
+    /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.totalTokens, forKey: .totalTokens)
     }
 }
 
+/// The `Completion` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Completion`.
 public struct Completion: Codable, Hashable, Sendable {
+    /// The `usage` member.
     public var usage: Usage?
+    /// The `stop` member.
     public var stop: Swift.String?
+    /// The `tokens` member.
     public var tokens: [Swift.Int]?
 
-    /// Creates a `Completion`.
+    /// Creates a new `Completion`.
     ///
     /// - Parameters:
     ///   - usage: The `usage` member.
@@ -60,6 +73,10 @@ public struct Completion: Codable, Hashable, Sendable {
         case tokens
     }
 
+    /// Decodes `Completion` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.usage = try container.decodeIfPresent(Usage.self, forKey: .usage)
@@ -67,6 +84,9 @@ public struct Completion: Codable, Hashable, Sendable {
         self.tokens = try container.decodeIfPresent([Swift.Int].self, forKey: .tokens)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.usage, forKey: .usage)

@@ -4,26 +4,28 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/audio`.
+    /// The `audio` resource and the resources below it.
     public var audio: AudioAPI { AudioAPI(client: self) }
 }
 
-/// The `audio` resource: operations under `/audio`.
+/// The `audio` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct AudioAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/audio/speech`.
+    /// The `audio.speech` resource.
     public var speech: AudioSpeechAPI { AudioSpeechAPI(client: client) }
 }
 
-/// The `audio.speech` resource: operations under `/audio/speech`.
+/// The `audio.speech` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct AudioSpeechAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension AudioSpeechAPI {
+    /// Calls `POST /audio/speech`.
+    ///
     /// - Parameters:
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -37,7 +39,7 @@ extension AudioSpeechAPI {
     ) async throws -> Foundation.Data {
         var request = APIRequest(method: "POST", path: "/audio/speech", operationID: "createSpeech")
         try request.setJSONBody(body)
-        request.accept = "*/*"
+        request.accept = "audio/mpeg"
         return try await client.sendForData(request, options: options)
     }
 }

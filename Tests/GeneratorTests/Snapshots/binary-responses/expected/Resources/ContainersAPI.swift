@@ -4,26 +4,28 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/containers`.
+    /// The `containers` resource and the resources below it.
     public var containers: ContainersAPI { ContainersAPI(client: self) }
 }
 
-/// The `containers` resource: operations under `/containers`.
+/// The `containers` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ContainersAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/containers/files`.
+    /// The `containers.files` resource.
     public var files: ContainersFilesAPI { ContainersFilesAPI(client: client) }
 }
 
-/// The `containers.files` resource: operations under `/containers/files`.
+/// The `containers.files` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ContainersFilesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension ContainersFilesAPI {
+    /// Calls `GET /containers/{container_id}/files/{file_id}/content`.
+    ///
     /// - Parameters:
     ///   - containerID: The `container_id` path parameter.
     ///   - fileID: The `file_id` path parameter.
@@ -40,7 +42,7 @@ extension ContainersFilesAPI {
         var request = APIRequest(method: "GET", path: "/containers/{container_id}/files/{file_id}/content", operationID: "RetrieveContainerFileContent")
         try request.setPathParameter("container_id", containerID)
         try request.setPathParameter("file_id", fileID)
-        request.accept = "*/*"
+        request.accept = "application/zip"
         return try await client.sendForData(request, options: options)
     }
 }

@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `CreateSpeechRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
 public struct CreateSpeechRequest: Codable, Hashable, Sendable {
+    /// The `input` member.
     public var input: Swift.String
+    /// The `voice` member.
     public var voice: Swift.String
 
-    /// Creates a `CreateSpeechRequest`.
+    /// Creates a new `CreateSpeechRequest`.
     ///
     /// - Parameters:
     ///   - input: The `input` member.
@@ -26,12 +30,19 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
         case voice
     }
 
+    /// Decodes `CreateSpeechRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.input = try container.decode(Swift.String.self, forKey: .input)
         self.voice = try container.decode(Swift.String.self, forKey: .voice)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.input, forKey: .input)

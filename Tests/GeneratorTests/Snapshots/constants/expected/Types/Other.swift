@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `FunctionTool` schema.
+///
 /// - Remark: Generated from `#/components/schemas/FunctionTool`.
 public struct FunctionTool: Codable, Hashable, Sendable {
+    /// The `name` member.
     public var name: Swift.String
+    /// The `strict` member.
     public var strict: Swift.Bool?
 
-    /// Creates a `FunctionTool`.
+    /// Creates a new `FunctionTool`.
     ///
     /// - Parameters:
     ///   - name: The `name` member.
@@ -28,6 +32,10 @@ public struct FunctionTool: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes `FunctionTool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("function", forKey: .type)
@@ -36,6 +44,9 @@ public struct FunctionTool: Codable, Hashable, Sendable {
         self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("function", forKey: .type)
@@ -45,29 +56,34 @@ public struct FunctionTool: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ListKind` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ListKind`.
 public struct ListKind: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `list`
     public static var list: Self { Self(rawValue: "list") }
 }
 
+/// The `ToolList` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ToolList`.
 public struct ToolList: Codable, Hashable, Sendable {
+    /// The `data` member.
     public var data: [FunctionTool]
 
-    /// Creates a `ToolList`.
+    /// Creates a new `ToolList`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
-    public init(
-        data: [FunctionTool]
-    ) {
+    public init(data: [FunctionTool]) {
         self.data = data
     }
 
@@ -76,12 +92,19 @@ public struct ToolList: Codable, Hashable, Sendable {
         case object
     }
 
+    /// Decodes `ToolList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
         self.data = try container.decodeIfPresent([FunctionTool].self, forKey: .data) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)

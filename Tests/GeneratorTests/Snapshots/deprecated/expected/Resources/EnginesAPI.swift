@@ -4,11 +4,11 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/engines`.
+    /// The `engines` resource and the resources below it.
     public var engines: EnginesAPI { EnginesAPI(client: self) }
 }
 
-/// The `engines` resource: operations under `/engines`.
+/// The `engines` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct EnginesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient

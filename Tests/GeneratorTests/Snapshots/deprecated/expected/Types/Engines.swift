@@ -9,15 +9,17 @@ import Foundation
 ///
 /// - Remark: Generated from `#/components/schemas/Engine`.
 public struct Engine: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
     private var _owner: Swift.String?
+    /// The `owner` member.
     @available(*, deprecated)
     public var owner: Swift.String? {
         get { _owner }
         set { _owner = newValue }
     }
 
-    /// Creates a `Engine`.
+    /// Creates a new `Engine`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -35,12 +37,19 @@ public struct Engine: Codable, Hashable, Sendable {
         case owner
     }
 
+    /// Decodes `Engine` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self._owner = try container.decodeIfPresent(Swift.String.self, forKey: .owner)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)

@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `Cat` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Cat`.
 public struct Cat: Codable, Hashable, Sendable {
+    /// The `pet_type` member.
     public var petType: Swift.String
+    /// The `meows` member.
     public var meows: Swift.Bool?
 
-    /// Creates a `Cat`.
+    /// Creates a new `Cat`.
     ///
     /// - Parameters:
     ///   - petType: The `pet_type` member.
@@ -26,12 +30,19 @@ public struct Cat: Codable, Hashable, Sendable {
         case meows
     }
 
+    /// Decodes `Cat` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.petType = try container.decode(Swift.String.self, forKey: .petType)
         self.meows = try container.decodeIfPresent(Swift.Bool.self, forKey: .meows)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.petType, forKey: .petType)
@@ -39,12 +50,16 @@ public struct Cat: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Dog` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Dog`.
 public struct Dog: Codable, Hashable, Sendable {
+    /// The `pet_type` member.
     public var petType: Swift.String
+    /// The `barks` member.
     public var barks: Swift.Bool?
 
-    /// Creates a `Dog`.
+    /// Creates a new `Dog`.
     ///
     /// - Parameters:
     ///   - petType: The `pet_type` member.
@@ -62,12 +77,19 @@ public struct Dog: Codable, Hashable, Sendable {
         case barks
     }
 
+    /// Decodes `Dog` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.petType = try container.decode(Swift.String.self, forKey: .petType)
         self.barks = try container.decodeIfPresent(Swift.Bool.self, forKey: .barks)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.petType, forKey: .petType)
@@ -75,6 +97,8 @@ public struct Dog: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Pet` schema.
+///
 /// Decoded by the `pet_type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Pet`.
@@ -86,6 +110,9 @@ public enum Pet: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("pet_type") {
             case "kitty":
@@ -97,6 +124,9 @@ public enum Pet: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .kitty(let value): try value.encode(to: encoder)

@@ -3,17 +3,18 @@
 
 import Foundation
 
+/// The `InputTextContent` schema.
+///
 /// - Remark: Generated from `#/components/schemas/InputTextContent`.
 public struct InputTextContent: Codable, Hashable, Sendable {
+    /// The `text` member.
     public var text: Swift.String
 
-    /// Creates a `InputTextContent`.
+    /// Creates a new `InputTextContent`.
     ///
     /// - Parameters:
     ///   - text: The `text` member.
-    public init(
-        text: Swift.String
-    ) {
+    public init(text: Swift.String) {
         self.text = text
     }
 
@@ -22,12 +23,19 @@ public struct InputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `InputTextContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_text", forKey: .type)
         self.text = try container.decode(Swift.String.self, forKey: .text)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_text", forKey: .type)
@@ -35,17 +43,18 @@ public struct InputTextContent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `InputImageContent` schema.
+///
 /// - Remark: Generated from `#/components/schemas/InputImageContent`.
 public struct InputImageContent: Codable, Hashable, Sendable {
+    /// The `image_url` member.
     public var imageURL: Swift.String?
 
-    /// Creates a `InputImageContent`.
+    /// Creates a new `InputImageContent`.
     ///
     /// - Parameters:
     ///   - imageURL: The `image_url` member.
-    public init(
-        imageURL: Swift.String? = nil
-    ) {
+    public init(imageURL: Swift.String? = nil) {
         self.imageURL = imageURL
     }
 
@@ -54,12 +63,19 @@ public struct InputImageContent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `InputImageContent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("input_image", forKey: .type)
         self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("input_image", forKey: .type)
@@ -67,6 +83,8 @@ public struct InputImageContent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `InputContent` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
@@ -78,6 +96,9 @@ public enum InputContent: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "input_text":
@@ -89,6 +110,9 @@ public enum InputContent: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .inputText(let value): try value.encode(to: encoder)

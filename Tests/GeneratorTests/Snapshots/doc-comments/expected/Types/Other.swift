@@ -12,9 +12,10 @@ import Foundation
 public struct Batch: Codable, Hashable, Sendable {
     /// The time frame within which the batch should be processed. Currently only `24h`.
     public var completionWindow: Swift.String
+    /// The `errors` member.
     public var errors: Batch.Errors?
 
-    /// Creates a `Batch`.
+    /// Creates a new `Batch`.
     ///
     /// - Parameters:
     ///   - completionWindow: The time frame within which the batch should be processed. Currently only `24h`.
@@ -32,12 +33,19 @@ public struct Batch: Codable, Hashable, Sendable {
         case errors
     }
 
+    /// Decodes `Batch` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.completionWindow = try container.decode(Swift.String.self, forKey: .completionWindow)
         self.errors = try container.decodeIfPresent(Batch.Errors.self, forKey: .errors)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.completionWindow, forKey: .completionWindow)
@@ -48,15 +56,14 @@ public struct Batch: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
     public struct Errors: Codable, Hashable, Sendable {
+        /// The `message` member.
         public var message: Swift.String?
 
-        /// Creates a `Errors`.
+        /// Creates a new `Errors`.
         ///
         /// - Parameters:
         ///   - message: The `message` member.
-        public init(
-            message: Swift.String? = nil
-        ) {
+        public init(message: Swift.String? = nil) {
             self.message = message
         }
 
@@ -64,11 +71,18 @@ public struct Batch: Codable, Hashable, Sendable {
             case message
         }
 
+        /// Decodes `Errors` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.message, forKey: .message)

@@ -4,26 +4,28 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/chat`.
+    /// The `chat` resource and the resources below it.
     public var chat: ChatAPI { ChatAPI(client: self) }
 }
 
-/// The `chat` resource: operations under `/chat`.
+/// The `chat` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ChatAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/chat/completions`.
+    /// The `chat.completions` resource.
     public var completions: ChatCompletionsAPI { ChatCompletionsAPI(client: client) }
 }
 
-/// The `chat.completions` resource: operations under `/chat/completions`.
+/// The `chat.completions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ChatCompletionsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension ChatCompletionsAPI {
+    /// Calls `POST /chat/completions`.
+    ///
     /// - Parameters:
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -41,7 +43,7 @@ extension ChatCompletionsAPI {
         return try await client.send(request, options: options, as: ChatCompletion.self)
     }
 
-    /// Streams the reply.
+    /// Calls `POST /chat/completions` and streams the reply.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).

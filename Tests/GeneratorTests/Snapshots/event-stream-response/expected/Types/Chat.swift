@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `CreateChatCompletionRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
 public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
+    /// The `model` member.
     public var model: Swift.String
+    /// The `stream` member.
     public var stream: Swift.Bool?
 
-    /// Creates a `CreateChatCompletionRequest`.
+    /// Creates a new `CreateChatCompletionRequest`.
     ///
     /// - Parameters:
     ///   - model: The `model` member.
@@ -26,12 +30,19 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         case stream
     }
 
+    /// Decodes `CreateChatCompletionRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decode(Swift.String.self, forKey: .model)
         self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
@@ -39,17 +50,18 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ChatCompletion` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ChatCompletion`.
 public struct ChatCompletion: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
 
-    /// Creates a `ChatCompletion`.
+    /// Creates a new `ChatCompletion`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
-    public init(
-        id: Swift.String
-    ) {
+    public init(id: Swift.String) {
         self.id = id
     }
 
@@ -57,23 +69,34 @@ public struct ChatCompletion: Codable, Hashable, Sendable {
         case id
     }
 
+    /// Decodes `ChatCompletion` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)
     }
 }
 
+/// The `ChatCompletionChunk` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk`.
 public struct ChatCompletionChunk: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
+    /// The `delta` member.
     public var delta: Swift.String?
 
-    /// Creates a `ChatCompletionChunk`.
+    /// Creates a new `ChatCompletionChunk`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
@@ -91,12 +114,19 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable {
         case delta
     }
 
+    /// Decodes `ChatCompletionChunk` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.delta = try container.decodeIfPresent(Swift.String.self, forKey: .delta)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)

@@ -3,10 +3,15 @@
 
 import Foundation
 
+/// The `Measurements` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Measurements`.
 public struct Measurements: Codable, Hashable, Sendable {
+    /// The `bytes` member.
     public var bytes: Swift.Int
+    /// The `ratio` member.
     public var ratio: Swift.Double?
+    /// The `weight` member.
     public var weight: Swift.Double?
     /// When it was created.
     ///
@@ -14,22 +19,23 @@ public struct Measurements: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// Raw bytes.
     public var payload: Foundation.Data?
+    /// The `encoded` member.
     public var encoded: Swift.String?
 
-    /// Creates a `Measurements`.
+    /// Creates a new `Measurements`.
     ///
     /// - Parameters:
     ///   - bytes: The `bytes` member.
+    ///   - createdAt: When it was created.
     ///   - ratio: The `ratio` member.
     ///   - weight: The `weight` member.
-    ///   - createdAt: When it was created.
     ///   - payload: Raw bytes.
     ///   - encoded: The `encoded` member.
     public init(
         bytes: Swift.Int,
+        createdAt: Swift.Int,
         ratio: Swift.Double? = nil,
         weight: Swift.Double? = nil,
-        createdAt: Swift.Int,
         payload: Foundation.Data? = nil,
         encoded: Swift.String? = nil
     ) {
@@ -50,6 +56,10 @@ public struct Measurements: Codable, Hashable, Sendable {
         case encoded
     }
 
+    /// Decodes `Measurements` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.bytes = try container.decode(Swift.Int.self, forKey: .bytes)
@@ -60,6 +70,9 @@ public struct Measurements: Codable, Hashable, Sendable {
         self.encoded = try container.decodeIfPresent(Swift.String.self, forKey: .encoded)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.bytes, forKey: .bytes)

@@ -8,22 +8,26 @@ import Foundation
 /// - Remark: Generated from `#/components/schemas/Parameters`.
 public typealias Parameters = [Swift.String: JSONValue]
 
+/// The `Tool` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Tool`.
 public struct Tool: Codable, Hashable, Sendable {
     /// JSON Schema of the function's parameters.
     public var parameters: Parameters?
+    /// The `arguments` member.
     public var arguments: [Swift.String: JSONValue]
+    /// The `anything` member.
     public var anything: JSONValue?
 
-    /// Creates a `Tool`.
+    /// Creates a new `Tool`.
     ///
     /// - Parameters:
-    ///   - parameters: JSON Schema of the function's parameters.
     ///   - arguments: The `arguments` member.
+    ///   - parameters: JSON Schema of the function's parameters.
     ///   - anything: The `anything` member.
     public init(
-        parameters: Parameters? = nil,
         arguments: [Swift.String: JSONValue],
+        parameters: Parameters? = nil,
         anything: JSONValue? = nil
     ) {
         self.parameters = parameters
@@ -37,6 +41,10 @@ public struct Tool: Codable, Hashable, Sendable {
         case anything
     }
 
+    /// Decodes `Tool` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.parameters = try container.decodeIfPresent(Parameters.self, forKey: .parameters)
@@ -44,6 +52,9 @@ public struct Tool: Codable, Hashable, Sendable {
         self.anything = try container.decodeIfPresent(JSONValue.self, forKey: .anything)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.parameters, forKey: .parameters)

@@ -3,13 +3,18 @@
 
 import Foundation
 
+/// The `SamplingParams` schema.
+///
 /// - Remark: Generated from `#/components/schemas/SamplingParams`.
 public struct SamplingParams: Codable, Hashable, Sendable {
+    /// The `seed` member.
     public var seed: Swift.Int?
+    /// The `max_tokens` member.
     public var maxTokens: Swift.Int?
+    /// The `temperature` member.
     public var temperature: Swift.Double?
 
-    /// Creates a `SamplingParams`.
+    /// Creates a new `SamplingParams`.
     ///
     /// - Parameters:
     ///   - seed: The `seed` member.
@@ -31,6 +36,10 @@ public struct SamplingParams: Codable, Hashable, Sendable {
         case temperature
     }
 
+    /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
@@ -38,6 +47,9 @@ public struct SamplingParams: Codable, Hashable, Sendable {
         self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.seed, forKey: .seed)

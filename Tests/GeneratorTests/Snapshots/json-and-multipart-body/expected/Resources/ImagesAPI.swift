@@ -4,26 +4,28 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/images`.
+    /// The `images` resource and the resources below it.
     public var images: ImagesAPI { ImagesAPI(client: self) }
 }
 
-/// The `images` resource: operations under `/images`.
+/// The `images` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ImagesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/images/edits`.
+    /// The `images.edits` resource.
     public var edits: ImagesEditsAPI { ImagesEditsAPI(client: client) }
 }
 
-/// The `images.edits` resource: operations under `/images/edits`.
+/// The `images.edits` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ImagesEditsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension ImagesEditsAPI {
+    /// Calls `POST /images/edits`.
+    ///
     /// - Parameters:
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.

@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `EditImageBodyJson` schema.
+///
 /// - Remark: Generated from `#/components/schemas/EditImageBodyJson`.
 public struct EditImageBodyJSON: Codable, Hashable, Sendable {
+    /// The `prompt` member.
     public var prompt: Swift.String
+    /// The `image_url` member.
     public var imageURL: Swift.String
 
-    /// Creates a `EditImageBodyJSON`.
+    /// Creates a new `EditImageBodyJSON`.
     ///
     /// - Parameters:
     ///   - prompt: The `prompt` member.
@@ -26,12 +30,19 @@ public struct EditImageBodyJSON: Codable, Hashable, Sendable {
         case imageURL = "image_url"
     }
 
+    /// Decodes `EditImageBodyJSON` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
         self.imageURL = try container.decode(Swift.String.self, forKey: .imageURL)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.prompt, forKey: .prompt)
@@ -39,14 +50,18 @@ public struct EditImageBodyJSON: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CreateImageEditRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
 public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
     /// Raw bytes.
     public var image: FileUpload
+    /// The `prompt` member.
     public var prompt: Swift.String
+    /// The `n` member.
     public var n: Swift.Int?
 
-    /// Creates a `CreateImageEditRequest`.
+    /// Creates a new `CreateImageEditRequest`.
     ///
     /// - Parameters:
     ///   - image: Raw bytes.
@@ -68,6 +83,10 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         case n
     }
 
+    /// Decodes `CreateImageEditRequest` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.image = try container.decode(FileUpload.self, forKey: .image)
@@ -75,6 +94,9 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.image, forKey: .image)
@@ -89,17 +111,18 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     }
 }
 
+/// The `ImagesResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ImagesResponse`.
 public struct ImagesResponse: Codable, Hashable, Sendable {
+    /// The `created` member.
     public var created: Swift.Int
 
-    /// Creates a `ImagesResponse`.
+    /// Creates a new `ImagesResponse`.
     ///
     /// - Parameters:
     ///   - created: The `created` member.
-    public init(
-        created: Swift.Int
-    ) {
+    public init(created: Swift.Int) {
         self.created = created
     }
 
@@ -107,11 +130,18 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
         case created
     }
 
+    /// Decodes `ImagesResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.created = try container.decode(Swift.Int.self, forKey: .created)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.created, forKey: .created)

@@ -4,17 +4,19 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/extension`.
+    /// The `extension` resource and the resources below it.
     public var `extension`: ExtensionAPI { ExtensionAPI(client: self) }
 }
 
-/// The `extension` resource: operations under `/extension`.
+/// The `extension` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ExtensionAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension ExtensionAPI {
+    /// Calls `GET /extension/{protocol}/default`.
+    ///
     /// - Parameters:
     ///   - protocol: The `protocol` path parameter.
     ///   - for: The `for` query parameter.

@@ -3,17 +3,18 @@
 
 import Foundation
 
+/// The `associatedtype` schema.
+///
 /// - Remark: Generated from `#/components/schemas/associatedtype`.
 public struct Associatedtype: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Associatedtype`.
+    /// Creates a new `Associatedtype`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -22,12 +23,19 @@ public struct Associatedtype: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Associatedtype` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("associatedtype", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("associatedtype", forKey: .type)
@@ -35,17 +43,18 @@ public struct Associatedtype: Codable, Hashable, Sendable {
     }
 }
 
+/// The `class` schema.
+///
 /// - Remark: Generated from `#/components/schemas/class`.
 public struct Class: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Class`.
+    /// Creates a new `Class`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -54,12 +63,19 @@ public struct Class: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Class` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("class", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("class", forKey: .type)
@@ -67,17 +83,18 @@ public struct Class: Codable, Hashable, Sendable {
     }
 }
 
+/// The `deinit` schema.
+///
 /// - Remark: Generated from `#/components/schemas/deinit`.
 public struct Deinit: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Deinit`.
+    /// Creates a new `Deinit`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -86,12 +103,19 @@ public struct Deinit: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Deinit` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("deinit", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("deinit", forKey: .type)
@@ -99,17 +123,18 @@ public struct Deinit: Codable, Hashable, Sendable {
     }
 }
 
+/// The `enum` schema.
+///
 /// - Remark: Generated from `#/components/schemas/enum`.
 public struct Enum: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Enum`.
+    /// Creates a new `Enum`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -118,12 +143,19 @@ public struct Enum: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Enum` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("enum", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("enum", forKey: .type)
@@ -131,17 +163,18 @@ public struct Enum: Codable, Hashable, Sendable {
     }
 }
 
+/// The `extension` schema.
+///
 /// - Remark: Generated from `#/components/schemas/extension`.
 public struct Extension: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Extension`.
+    /// Creates a new `Extension`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -150,12 +183,19 @@ public struct Extension: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Extension` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("extension", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("extension", forKey: .type)
@@ -163,17 +203,18 @@ public struct Extension: Codable, Hashable, Sendable {
     }
 }
 
+/// The `fileprivate` schema.
+///
 /// - Remark: Generated from `#/components/schemas/fileprivate`.
 public struct Fileprivate: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Fileprivate`.
+    /// Creates a new `Fileprivate`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -182,12 +223,19 @@ public struct Fileprivate: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Fileprivate` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("fileprivate", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("fileprivate", forKey: .type)
@@ -195,17 +243,18 @@ public struct Fileprivate: Codable, Hashable, Sendable {
     }
 }
 
+/// The `func` schema.
+///
 /// - Remark: Generated from `#/components/schemas/func`.
 public struct Func: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Func`.
+    /// Creates a new `Func`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -214,12 +263,19 @@ public struct Func: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Func` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("func", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("func", forKey: .type)
@@ -227,17 +283,18 @@ public struct Func: Codable, Hashable, Sendable {
     }
 }
 
+/// The `import` schema.
+///
 /// - Remark: Generated from `#/components/schemas/import`.
 public struct Import: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Import`.
+    /// Creates a new `Import`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -246,12 +303,19 @@ public struct Import: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Import` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("import", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("import", forKey: .type)
@@ -259,17 +323,18 @@ public struct Import: Codable, Hashable, Sendable {
     }
 }
 
+/// The `init` schema.
+///
 /// - Remark: Generated from `#/components/schemas/init`.
 public struct Init: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Init`.
+    /// Creates a new `Init`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -278,12 +343,19 @@ public struct Init: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Init` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("init", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("init", forKey: .type)
@@ -291,17 +363,18 @@ public struct Init: Codable, Hashable, Sendable {
     }
 }
 
+/// The `inout` schema.
+///
 /// - Remark: Generated from `#/components/schemas/inout`.
 public struct Inout: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Inout`.
+    /// Creates a new `Inout`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -310,12 +383,19 @@ public struct Inout: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Inout` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("inout", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("inout", forKey: .type)
@@ -323,17 +403,18 @@ public struct Inout: Codable, Hashable, Sendable {
     }
 }
 
+/// The `internal` schema.
+///
 /// - Remark: Generated from `#/components/schemas/internal`.
 public struct Internal: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Internal`.
+    /// Creates a new `Internal`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -342,12 +423,19 @@ public struct Internal: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Internal` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("internal", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("internal", forKey: .type)
@@ -355,17 +443,18 @@ public struct Internal: Codable, Hashable, Sendable {
     }
 }
 
+/// The `let` schema.
+///
 /// - Remark: Generated from `#/components/schemas/let`.
 public struct Let: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Let`.
+    /// Creates a new `Let`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -374,12 +463,19 @@ public struct Let: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Let` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("let", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("let", forKey: .type)
@@ -387,17 +483,18 @@ public struct Let: Codable, Hashable, Sendable {
     }
 }
 
+/// The `open` schema.
+///
 /// - Remark: Generated from `#/components/schemas/open`.
 public struct Open: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Open`.
+    /// Creates a new `Open`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -406,12 +503,19 @@ public struct Open: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Open` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("open", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("open", forKey: .type)
@@ -419,17 +523,18 @@ public struct Open: Codable, Hashable, Sendable {
     }
 }
 
+/// The `operator` schema.
+///
 /// - Remark: Generated from `#/components/schemas/operator`.
 public struct Operator: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Operator`.
+    /// Creates a new `Operator`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -438,12 +543,19 @@ public struct Operator: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Operator` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("operator", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("operator", forKey: .type)
@@ -451,17 +563,18 @@ public struct Operator: Codable, Hashable, Sendable {
     }
 }
 
+/// The `private` schema.
+///
 /// - Remark: Generated from `#/components/schemas/private`.
 public struct Private: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Private`.
+    /// Creates a new `Private`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -470,12 +583,19 @@ public struct Private: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Private` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("private", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("private", forKey: .type)
@@ -483,17 +603,18 @@ public struct Private: Codable, Hashable, Sendable {
     }
 }
 
+/// The `precedencegroup` schema.
+///
 /// - Remark: Generated from `#/components/schemas/precedencegroup`.
 public struct Precedencegroup: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Precedencegroup`.
+    /// Creates a new `Precedencegroup`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -502,12 +623,19 @@ public struct Precedencegroup: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Precedencegroup` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("precedencegroup", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("precedencegroup", forKey: .type)
@@ -515,17 +643,18 @@ public struct Precedencegroup: Codable, Hashable, Sendable {
     }
 }
 
+/// The `protocol` schema.
+///
 /// - Remark: Generated from `#/components/schemas/protocol`.
 public struct ProtocolValue: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `ProtocolValue`.
+    /// Creates a new `ProtocolValue`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -534,12 +663,19 @@ public struct ProtocolValue: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `ProtocolValue` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("protocol", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("protocol", forKey: .type)
@@ -547,17 +683,18 @@ public struct ProtocolValue: Codable, Hashable, Sendable {
     }
 }
 
+/// The `public` schema.
+///
 /// - Remark: Generated from `#/components/schemas/public`.
 public struct Public: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Public`.
+    /// Creates a new `Public`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -566,12 +703,19 @@ public struct Public: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Public` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("public", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("public", forKey: .type)
@@ -579,17 +723,18 @@ public struct Public: Codable, Hashable, Sendable {
     }
 }
 
+/// The `rethrows` schema.
+///
 /// - Remark: Generated from `#/components/schemas/rethrows`.
 public struct Rethrows: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Rethrows`.
+    /// Creates a new `Rethrows`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -598,12 +743,19 @@ public struct Rethrows: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Rethrows` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("rethrows", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("rethrows", forKey: .type)
@@ -611,17 +763,18 @@ public struct Rethrows: Codable, Hashable, Sendable {
     }
 }
 
+/// The `static` schema.
+///
 /// - Remark: Generated from `#/components/schemas/static`.
 public struct Static: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Static`.
+    /// Creates a new `Static`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -630,12 +783,19 @@ public struct Static: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Static` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("static", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("static", forKey: .type)
@@ -643,17 +803,18 @@ public struct Static: Codable, Hashable, Sendable {
     }
 }
 
+/// The `struct` schema.
+///
 /// - Remark: Generated from `#/components/schemas/struct`.
 public struct Struct: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Struct`.
+    /// Creates a new `Struct`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -662,12 +823,19 @@ public struct Struct: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Struct` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("struct", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("struct", forKey: .type)
@@ -675,17 +843,18 @@ public struct Struct: Codable, Hashable, Sendable {
     }
 }
 
+/// The `subscript` schema.
+///
 /// - Remark: Generated from `#/components/schemas/subscript`.
 public struct Subscript: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Subscript`.
+    /// Creates a new `Subscript`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -694,12 +863,19 @@ public struct Subscript: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Subscript` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("subscript", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("subscript", forKey: .type)
@@ -707,17 +883,18 @@ public struct Subscript: Codable, Hashable, Sendable {
     }
 }
 
+/// The `typealias` schema.
+///
 /// - Remark: Generated from `#/components/schemas/typealias`.
 public struct Typealias: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Typealias`.
+    /// Creates a new `Typealias`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -726,12 +903,19 @@ public struct Typealias: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Typealias` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("typealias", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("typealias", forKey: .type)
@@ -739,17 +923,18 @@ public struct Typealias: Codable, Hashable, Sendable {
     }
 }
 
+/// The `var` schema.
+///
 /// - Remark: Generated from `#/components/schemas/var`.
 public struct Var: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Var`.
+    /// Creates a new `Var`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -758,12 +943,19 @@ public struct Var: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Var` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("var", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("var", forKey: .type)
@@ -771,17 +963,18 @@ public struct Var: Codable, Hashable, Sendable {
     }
 }
 
+/// The `break` schema.
+///
 /// - Remark: Generated from `#/components/schemas/break`.
 public struct Break: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Break`.
+    /// Creates a new `Break`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -790,12 +983,19 @@ public struct Break: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Break` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("break", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("break", forKey: .type)
@@ -803,17 +1003,18 @@ public struct Break: Codable, Hashable, Sendable {
     }
 }
 
+/// The `case` schema.
+///
 /// - Remark: Generated from `#/components/schemas/case`.
 public struct Case: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Case`.
+    /// Creates a new `Case`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -822,12 +1023,19 @@ public struct Case: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Case` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("case", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("case", forKey: .type)
@@ -835,17 +1043,18 @@ public struct Case: Codable, Hashable, Sendable {
     }
 }
 
+/// The `catch` schema.
+///
 /// - Remark: Generated from `#/components/schemas/catch`.
 public struct Catch: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Catch`.
+    /// Creates a new `Catch`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -854,12 +1063,19 @@ public struct Catch: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Catch` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("catch", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("catch", forKey: .type)
@@ -867,17 +1083,18 @@ public struct Catch: Codable, Hashable, Sendable {
     }
 }
 
+/// The `continue` schema.
+///
 /// - Remark: Generated from `#/components/schemas/continue`.
 public struct Continue: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Continue`.
+    /// Creates a new `Continue`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -886,12 +1103,19 @@ public struct Continue: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Continue` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("continue", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("continue", forKey: .type)
@@ -899,17 +1123,18 @@ public struct Continue: Codable, Hashable, Sendable {
     }
 }
 
+/// The `default` schema.
+///
 /// - Remark: Generated from `#/components/schemas/default`.
 public struct Default: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Default`.
+    /// Creates a new `Default`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -918,12 +1143,19 @@ public struct Default: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Default` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("default", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("default", forKey: .type)
@@ -931,17 +1163,18 @@ public struct Default: Codable, Hashable, Sendable {
     }
 }
 
+/// The `defer` schema.
+///
 /// - Remark: Generated from `#/components/schemas/defer`.
 public struct Defer: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Defer`.
+    /// Creates a new `Defer`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -950,12 +1183,19 @@ public struct Defer: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Defer` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("defer", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("defer", forKey: .type)
@@ -963,17 +1203,18 @@ public struct Defer: Codable, Hashable, Sendable {
     }
 }
 
+/// The `do` schema.
+///
 /// - Remark: Generated from `#/components/schemas/do`.
 public struct Do: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Do`.
+    /// Creates a new `Do`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -982,12 +1223,19 @@ public struct Do: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Do` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("do", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("do", forKey: .type)
@@ -995,17 +1243,18 @@ public struct Do: Codable, Hashable, Sendable {
     }
 }
 
+/// The `else` schema.
+///
 /// - Remark: Generated from `#/components/schemas/else`.
 public struct Else: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Else`.
+    /// Creates a new `Else`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1014,12 +1263,19 @@ public struct Else: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Else` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("else", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("else", forKey: .type)
@@ -1027,17 +1283,18 @@ public struct Else: Codable, Hashable, Sendable {
     }
 }
 
+/// The `fallthrough` schema.
+///
 /// - Remark: Generated from `#/components/schemas/fallthrough`.
 public struct Fallthrough: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Fallthrough`.
+    /// Creates a new `Fallthrough`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1046,12 +1303,19 @@ public struct Fallthrough: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Fallthrough` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("fallthrough", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("fallthrough", forKey: .type)
@@ -1059,17 +1323,18 @@ public struct Fallthrough: Codable, Hashable, Sendable {
     }
 }
 
+/// The `for` schema.
+///
 /// - Remark: Generated from `#/components/schemas/for`.
 public struct For: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `For`.
+    /// Creates a new `For`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1078,12 +1343,19 @@ public struct For: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `For` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("for", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("for", forKey: .type)
@@ -1091,17 +1363,18 @@ public struct For: Codable, Hashable, Sendable {
     }
 }
 
+/// The `guard` schema.
+///
 /// - Remark: Generated from `#/components/schemas/guard`.
 public struct Guard: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Guard`.
+    /// Creates a new `Guard`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1110,12 +1383,19 @@ public struct Guard: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Guard` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("guard", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("guard", forKey: .type)
@@ -1123,17 +1403,18 @@ public struct Guard: Codable, Hashable, Sendable {
     }
 }
 
+/// The `if` schema.
+///
 /// - Remark: Generated from `#/components/schemas/if`.
 public struct If: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `If`.
+    /// Creates a new `If`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1142,12 +1423,19 @@ public struct If: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `If` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("if", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("if", forKey: .type)
@@ -1155,17 +1443,18 @@ public struct If: Codable, Hashable, Sendable {
     }
 }
 
+/// The `in` schema.
+///
 /// - Remark: Generated from `#/components/schemas/in`.
 public struct In: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `In`.
+    /// Creates a new `In`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1174,12 +1463,19 @@ public struct In: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `In` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("in", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("in", forKey: .type)
@@ -1187,17 +1483,18 @@ public struct In: Codable, Hashable, Sendable {
     }
 }
 
+/// The `repeat` schema.
+///
 /// - Remark: Generated from `#/components/schemas/repeat`.
 public struct Repeat: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Repeat`.
+    /// Creates a new `Repeat`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1206,12 +1503,19 @@ public struct Repeat: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Repeat` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("repeat", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("repeat", forKey: .type)
@@ -1219,17 +1523,18 @@ public struct Repeat: Codable, Hashable, Sendable {
     }
 }
 
+/// The `return` schema.
+///
 /// - Remark: Generated from `#/components/schemas/return`.
 public struct Return: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Return`.
+    /// Creates a new `Return`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1238,12 +1543,19 @@ public struct Return: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Return` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("return", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("return", forKey: .type)
@@ -1251,17 +1563,18 @@ public struct Return: Codable, Hashable, Sendable {
     }
 }
 
+/// The `throw` schema.
+///
 /// - Remark: Generated from `#/components/schemas/throw`.
 public struct Throw: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Throw`.
+    /// Creates a new `Throw`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1270,12 +1583,19 @@ public struct Throw: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Throw` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("throw", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("throw", forKey: .type)
@@ -1283,17 +1603,18 @@ public struct Throw: Codable, Hashable, Sendable {
     }
 }
 
+/// The `switch` schema.
+///
 /// - Remark: Generated from `#/components/schemas/switch`.
 public struct Switch: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Switch`.
+    /// Creates a new `Switch`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1302,12 +1623,19 @@ public struct Switch: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Switch` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("switch", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("switch", forKey: .type)
@@ -1315,17 +1643,18 @@ public struct Switch: Codable, Hashable, Sendable {
     }
 }
 
+/// The `where` schema.
+///
 /// - Remark: Generated from `#/components/schemas/where`.
 public struct Where: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Where`.
+    /// Creates a new `Where`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1334,12 +1663,19 @@ public struct Where: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Where` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("where", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("where", forKey: .type)
@@ -1347,17 +1683,18 @@ public struct Where: Codable, Hashable, Sendable {
     }
 }
 
+/// The `while` schema.
+///
 /// - Remark: Generated from `#/components/schemas/while`.
 public struct While: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `While`.
+    /// Creates a new `While`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1366,12 +1703,19 @@ public struct While: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `While` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("while", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("while", forKey: .type)
@@ -1379,17 +1723,18 @@ public struct While: Codable, Hashable, Sendable {
     }
 }
 
+/// The `as` schema.
+///
 /// - Remark: Generated from `#/components/schemas/as`.
 public struct As: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `As`.
+    /// Creates a new `As`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1398,12 +1743,19 @@ public struct As: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `As` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("as", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("as", forKey: .type)
@@ -1411,17 +1763,18 @@ public struct As: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Any` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Any`.
 public struct AnyValue: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `AnyValue`.
+    /// Creates a new `AnyValue`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1430,12 +1783,19 @@ public struct AnyValue: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `AnyValue` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Any", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Any", forKey: .type)
@@ -1443,17 +1803,18 @@ public struct AnyValue: Codable, Hashable, Sendable {
     }
 }
 
+/// The `false` schema.
+///
 /// - Remark: Generated from `#/components/schemas/false`.
 public struct False: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `False`.
+    /// Creates a new `False`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1462,12 +1823,19 @@ public struct False: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `False` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("false", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("false", forKey: .type)
@@ -1475,17 +1843,18 @@ public struct False: Codable, Hashable, Sendable {
     }
 }
 
+/// The `is` schema.
+///
 /// - Remark: Generated from `#/components/schemas/is`.
 public struct Is: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Is`.
+    /// Creates a new `Is`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1494,12 +1863,19 @@ public struct Is: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Is` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("is", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("is", forKey: .type)
@@ -1507,17 +1883,18 @@ public struct Is: Codable, Hashable, Sendable {
     }
 }
 
+/// The `nil` schema.
+///
 /// - Remark: Generated from `#/components/schemas/nil`.
 public struct Nil: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Nil`.
+    /// Creates a new `Nil`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1526,12 +1903,19 @@ public struct Nil: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Nil` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("nil", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("nil", forKey: .type)
@@ -1539,17 +1923,18 @@ public struct Nil: Codable, Hashable, Sendable {
     }
 }
 
+/// The `self` schema.
+///
 /// - Remark: Generated from `#/components/schemas/self`.
 public struct SelfValue: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `SelfValue`.
+    /// Creates a new `SelfValue`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1558,12 +1943,19 @@ public struct SelfValue: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `SelfValue` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("self", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("self", forKey: .type)
@@ -1571,17 +1963,18 @@ public struct SelfValue: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Self` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Self`.
 public struct SelfValueObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `SelfValueObject`.
+    /// Creates a new `SelfValueObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1590,12 +1983,19 @@ public struct SelfValueObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `SelfValueObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Self", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Self", forKey: .type)
@@ -1603,17 +2003,18 @@ public struct SelfValueObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `super` schema.
+///
 /// - Remark: Generated from `#/components/schemas/super`.
 public struct Super: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Super`.
+    /// Creates a new `Super`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1622,12 +2023,19 @@ public struct Super: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Super` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("super", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("super", forKey: .type)
@@ -1635,17 +2043,18 @@ public struct Super: Codable, Hashable, Sendable {
     }
 }
 
+/// The `throws` schema.
+///
 /// - Remark: Generated from `#/components/schemas/throws`.
 public struct Throws: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Throws`.
+    /// Creates a new `Throws`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1654,12 +2063,19 @@ public struct Throws: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Throws` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("throws", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("throws", forKey: .type)
@@ -1667,17 +2083,18 @@ public struct Throws: Codable, Hashable, Sendable {
     }
 }
 
+/// The `true` schema.
+///
 /// - Remark: Generated from `#/components/schemas/true`.
 public struct True: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `True`.
+    /// Creates a new `True`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1686,12 +2103,19 @@ public struct True: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `True` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("true", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("true", forKey: .type)
@@ -1699,17 +2123,18 @@ public struct True: Codable, Hashable, Sendable {
     }
 }
 
+/// The `try` schema.
+///
 /// - Remark: Generated from `#/components/schemas/try`.
 public struct Try: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Try`.
+    /// Creates a new `Try`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1718,12 +2143,19 @@ public struct Try: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Try` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("try", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("try", forKey: .type)
@@ -1731,17 +2163,18 @@ public struct Try: Codable, Hashable, Sendable {
     }
 }
 
+/// The `await` schema.
+///
 /// - Remark: Generated from `#/components/schemas/await`.
 public struct Await: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Await`.
+    /// Creates a new `Await`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1750,12 +2183,19 @@ public struct Await: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Await` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("await", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("await", forKey: .type)
@@ -1763,17 +2203,18 @@ public struct Await: Codable, Hashable, Sendable {
     }
 }
 
+/// The `async` schema.
+///
 /// - Remark: Generated from `#/components/schemas/async`.
 public struct Async: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Async`.
+    /// Creates a new `Async`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1782,12 +2223,19 @@ public struct Async: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Async` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("async", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("async", forKey: .type)
@@ -1795,17 +2243,18 @@ public struct Async: Codable, Hashable, Sendable {
     }
 }
 
+/// The `consume` schema.
+///
 /// - Remark: Generated from `#/components/schemas/consume`.
 public struct Consume: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Consume`.
+    /// Creates a new `Consume`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1814,12 +2263,19 @@ public struct Consume: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Consume` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("consume", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("consume", forKey: .type)
@@ -1827,17 +2283,18 @@ public struct Consume: Codable, Hashable, Sendable {
     }
 }
 
+/// The `copy` schema.
+///
 /// - Remark: Generated from `#/components/schemas/copy`.
 public struct Copy: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Copy`.
+    /// Creates a new `Copy`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1846,12 +2303,19 @@ public struct Copy: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Copy` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("copy", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("copy", forKey: .type)
@@ -1859,17 +2323,18 @@ public struct Copy: Codable, Hashable, Sendable {
     }
 }
 
+/// The `discard` schema.
+///
 /// - Remark: Generated from `#/components/schemas/discard`.
 public struct Discard: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Discard`.
+    /// Creates a new `Discard`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1878,12 +2343,19 @@ public struct Discard: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Discard` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("discard", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("discard", forKey: .type)
@@ -1891,17 +2363,18 @@ public struct Discard: Codable, Hashable, Sendable {
     }
 }
 
+/// The `borrowing` schema.
+///
 /// - Remark: Generated from `#/components/schemas/borrowing`.
 public struct Borrowing: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Borrowing`.
+    /// Creates a new `Borrowing`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1910,12 +2383,19 @@ public struct Borrowing: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Borrowing` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("borrowing", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("borrowing", forKey: .type)
@@ -1923,17 +2403,18 @@ public struct Borrowing: Codable, Hashable, Sendable {
     }
 }
 
+/// The `consuming` schema.
+///
 /// - Remark: Generated from `#/components/schemas/consuming`.
 public struct Consuming: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Consuming`.
+    /// Creates a new `Consuming`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1942,12 +2423,19 @@ public struct Consuming: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Consuming` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("consuming", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("consuming", forKey: .type)
@@ -1955,17 +2443,18 @@ public struct Consuming: Codable, Hashable, Sendable {
     }
 }
 
+/// The `package` schema.
+///
 /// - Remark: Generated from `#/components/schemas/package`.
 public struct Package: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Package`.
+    /// Creates a new `Package`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -1974,12 +2463,19 @@ public struct Package: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Package` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("package", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("package", forKey: .type)
@@ -1987,17 +2483,18 @@ public struct Package: Codable, Hashable, Sendable {
     }
 }
 
+/// The `some` schema.
+///
 /// - Remark: Generated from `#/components/schemas/some`.
 public struct Some: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Some`.
+    /// Creates a new `Some`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -2006,12 +2503,19 @@ public struct Some: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Some` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("some", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("some", forKey: .type)
@@ -2019,17 +2523,18 @@ public struct Some: Codable, Hashable, Sendable {
     }
 }
 
+/// The `any` schema.
+///
 /// - Remark: Generated from `#/components/schemas/any`.
 public struct AnyValueObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `AnyValueObject`.
+    /// Creates a new `AnyValueObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -2038,12 +2543,19 @@ public struct AnyValueObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `AnyValueObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("any", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("any", forKey: .type)
@@ -2051,17 +2563,18 @@ public struct AnyValueObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Type` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Type`.
 public struct TypeValue: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `TypeValue`.
+    /// Creates a new `TypeValue`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -2070,12 +2583,19 @@ public struct TypeValue: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `TypeValue` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Type", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Type", forKey: .type)
@@ -2083,17 +2603,18 @@ public struct TypeValue: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Protocol` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Protocol`.
 public struct ProtocolValueObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `ProtocolValueObject`.
+    /// Creates a new `ProtocolValueObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -2102,12 +2623,19 @@ public struct ProtocolValueObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `ProtocolValueObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Protocol", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Protocol", forKey: .type)
@@ -2115,17 +2643,18 @@ public struct ProtocolValueObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `_` schema.
+///
 /// - Remark: Generated from `#/components/schemas/_`.
 public struct Value: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Value`.
+    /// Creates a new `Value`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -2134,12 +2663,19 @@ public struct Value: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Value` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("_", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("_", forKey: .type)
@@ -2147,12 +2683,16 @@ public struct Value: Codable, Hashable, Sendable {
     }
 }
 
+/// The `AllNamesAsEnumValues` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsEnumValues`.
 public struct AllNamesAsEnumValues: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `associatedtype`
@@ -2378,6 +2918,8 @@ public struct AllNamesAsEnumValues: OpenEnum {
     public static var codingKeys: Self { Self(rawValue: "CodingKeys") }
 }
 
+/// The `AllNamesAsUnionVariants` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
@@ -2519,6 +3061,9 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "associatedtype":
@@ -2660,6 +3205,9 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .`associatedtype`(let value): try value.encode(to: encoder)

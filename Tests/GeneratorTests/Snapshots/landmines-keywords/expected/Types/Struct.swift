@@ -3,84 +3,160 @@
 
 import Foundation
 
+/// The `AllNamesAsProperties` schema.
+///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
 public struct AllNamesAsProperties: Codable, Hashable, Sendable {
+    /// The `associatedtype` member.
     public var `associatedtype`: Swift.String
+    /// The `class` member.
     public var `class`: Swift.String
+    /// The `deinit` member.
     public var `deinit`: Swift.String
+    /// The `enum` member.
     public var `enum`: Swift.String?
+    /// The `extension` member.
     public var `extension`: Swift.String?
+    /// The `fileprivate` member.
     public var `fileprivate`: Swift.String?
+    /// The `func` member.
     public var `func`: Swift.String?
+    /// The `import` member.
     public var `import`: Swift.String?
+    /// The `init` member.
     public var `init`: Swift.String?
+    /// The `inout` member.
     public var `inout`: Swift.String?
+    /// The `internal` member.
     public var `internal`: Swift.String?
+    /// The `let` member.
     public var `let`: Swift.String?
+    /// The `open` member.
     public var `open`: Swift.String?
+    /// The `operator` member.
     public var `operator`: Swift.String?
+    /// The `private` member.
     public var `private`: Swift.String?
+    /// The `precedencegroup` member.
     public var `precedencegroup`: Swift.String?
+    /// The `protocol` member.
     public var `protocol`: Swift.String?
+    /// The `public` member.
     public var `public`: Swift.String?
+    /// The `rethrows` member.
     public var `rethrows`: Swift.String?
+    /// The `static` member.
     public var `static`: Swift.String?
+    /// The `struct` member.
     public var `struct`: Swift.String?
+    /// The `subscript` member.
     public var `subscript`: Swift.String?
+    /// The `typealias` member.
     public var `typealias`: Swift.String?
+    /// The `var` member.
     public var `var`: Swift.String?
+    /// The `break` member.
     public var `break`: Swift.String?
+    /// The `case` member.
     public var `case`: Swift.String?
+    /// The `catch` member.
     public var `catch`: Swift.String?
+    /// The `continue` member.
     public var `continue`: Swift.String?
+    /// The `default` member.
     public var `default`: Swift.String?
+    /// The `defer` member.
     public var `defer`: Swift.String?
+    /// The `do` member.
     public var `do`: Swift.String?
+    /// The `else` member.
     public var `else`: Swift.String?
+    /// The `fallthrough` member.
     public var `fallthrough`: Swift.String?
+    /// The `for` member.
     public var `for`: Swift.String?
+    /// The `guard` member.
     public var `guard`: Swift.String?
+    /// The `if` member.
     public var `if`: Swift.String?
+    /// The `in` member.
     public var `in`: Swift.String?
+    /// The `repeat` member.
     public var `repeat`: Swift.String?
+    /// The `return` member.
     public var `return`: Swift.String?
+    /// The `throw` member.
     public var `throw`: Swift.String?
+    /// The `switch` member.
     public var `switch`: Swift.String?
+    /// The `where` member.
     public var `where`: Swift.String?
+    /// The `while` member.
     public var `while`: Swift.String?
+    /// The `as` member.
     public var `as`: Swift.String?
+    /// The `Any` member.
     public var `any`: Swift.String?
+    /// The `false` member.
     public var `false`: Swift.String?
+    /// The `is` member.
     public var `is`: Swift.String?
+    /// The `nil` member.
     public var `nil`: Swift.String?
+    /// The `self` member.
     public var `self`: Swift.String?
+    /// The `Self` member.
     public var self2: Swift.String?
+    /// The `super` member.
     public var `super`: Swift.String?
+    /// The `throws` member.
     public var `throws`: Swift.String?
+    /// The `true` member.
     public var `true`: Swift.String?
+    /// The `try` member.
     public var `try`: Swift.String?
+    /// The `await` member.
     public var `await`: Swift.String?
+    /// The `async` member.
     public var `async`: Swift.String?
+    /// The `consume` member.
     public var `consume`: Swift.String?
+    /// The `copy` member.
     public var `copy`: Swift.String?
+    /// The `discard` member.
     public var `discard`: Swift.String?
+    /// The `borrowing` member.
     public var `borrowing`: Swift.String?
+    /// The `consuming` member.
     public var `consuming`: Swift.String?
+    /// The `package` member.
     public var `package`: Swift.String?
+    /// The `some` member.
     public var `some`: Swift.String?
+    /// The `any` member.
     public var any2: Swift.String?
+    /// The `Type` member.
     public var type: Swift.String?
+    /// The `Protocol` member.
     public var protocol2: Swift.String?
+    /// The `_` member.
     public var value: Swift.String?
+    /// The `description` member.
     public var description: Swift.String?
+    /// The `hashValue` member.
     public var hashValue: Swift.String?
+    /// The `rawValue` member.
     public var rawValue: Swift.String?
+    /// The `additionalProperties` member.
     public var additionalProperties2: Swift.String?
+    /// The `unknown` member.
     public var unknown: Swift.String?
+    /// The `encode` member.
     public var encode: Swift.String?
+    /// The `CodingKeys` member.
     public var codingKeys: Swift.String?
 
-    /// Creates a `AllNamesAsProperties`.
+    /// Creates a new `AllNamesAsProperties`.
     ///
     /// - Parameters:
     ///   - associatedtype: The `associatedtype` member.
@@ -206,7 +282,7 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
         `false`: Swift.String? = nil,
         `is`: Swift.String? = nil,
         `nil`: Swift.String? = nil,
-        `self`: Swift.String? = nil,
+        `self` selfValue: Swift.String? = nil,
         self2: Swift.String? = nil,
         `super`: Swift.String? = nil,
         `throws`: Swift.String? = nil,
@@ -281,7 +357,7 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
         self.`false` = `false`
         self.`is` = `is`
         self.`nil` = `nil`
-        self.`self` = `self`
+        self.`self` = selfValue
         self.self2 = self2
         self.`super` = `super`
         self.`throws` = `throws`
@@ -386,6 +462,10 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
         case codingKeys = "CodingKeys"
     }
 
+    /// Decodes `AllNamesAsProperties` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.`associatedtype` = try container.decode(Swift.String.self, forKey: .`associatedtype`)
@@ -464,6 +544,9 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
         self.codingKeys = try container.decodeIfPresent(Swift.String.self, forKey: .codingKeys)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.`associatedtype`, forKey: .`associatedtype`)

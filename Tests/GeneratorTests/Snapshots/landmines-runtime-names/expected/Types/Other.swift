@@ -3,17 +3,18 @@
 
 import Foundation
 
+/// The `OpenAIClient` schema.
+///
 /// - Remark: Generated from `#/components/schemas/OpenAIClient`.
-public struct OpenAiClient: Codable, Hashable, Sendable {
+public struct OpenAIClientObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `OpenAiClient`.
+    /// Creates a new `OpenAIClientObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -22,12 +23,19 @@ public struct OpenAiClient: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `OpenAIClientObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("OpenAIClient", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("OpenAIClient", forKey: .type)
@@ -35,17 +43,18 @@ public struct OpenAiClient: Codable, Hashable, Sendable {
     }
 }
 
+/// The `OpenAIError` schema.
+///
 /// - Remark: Generated from `#/components/schemas/OpenAIError`.
-public struct OpenAiError: Codable, Hashable, Sendable {
+public struct OpenAIErrorObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `OpenAiError`.
+    /// Creates a new `OpenAIErrorObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -54,12 +63,19 @@ public struct OpenAiError: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `OpenAIErrorObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("OpenAIError", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("OpenAIError", forKey: .type)
@@ -67,17 +83,18 @@ public struct OpenAiError: Codable, Hashable, Sendable {
     }
 }
 
+/// The `JSONValue` schema.
+///
 /// - Remark: Generated from `#/components/schemas/JSONValue`.
 public struct JSONValueObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `JSONValueObject`.
+    /// Creates a new `JSONValueObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -86,12 +103,19 @@ public struct JSONValueObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `JSONValueObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("JSONValue", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("JSONValue", forKey: .type)
@@ -99,17 +123,18 @@ public struct JSONValueObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `OpenEnum` schema.
+///
 /// - Remark: Generated from `#/components/schemas/OpenEnum`.
 public struct OpenEnumObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `OpenEnumObject`.
+    /// Creates a new `OpenEnumObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -118,12 +143,19 @@ public struct OpenEnumObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `OpenEnumObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("OpenEnum", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("OpenEnum", forKey: .type)
@@ -131,17 +163,18 @@ public struct OpenEnumObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `AnyCodingKey` schema.
+///
 /// - Remark: Generated from `#/components/schemas/AnyCodingKey`.
 public struct AnyCodingKeyObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `AnyCodingKeyObject`.
+    /// Creates a new `AnyCodingKeyObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -150,12 +183,19 @@ public struct AnyCodingKeyObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `AnyCodingKeyObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("AnyCodingKey", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("AnyCodingKey", forKey: .type)
@@ -163,17 +203,18 @@ public struct AnyCodingKeyObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FileUpload` schema.
+///
 /// - Remark: Generated from `#/components/schemas/FileUpload`.
 public struct FileUploadObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `FileUploadObject`.
+    /// Creates a new `FileUploadObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -182,12 +223,19 @@ public struct FileUploadObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `FileUploadObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("FileUpload", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("FileUpload", forKey: .type)
@@ -195,17 +243,18 @@ public struct FileUploadObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `RequestOptions` schema.
+///
 /// - Remark: Generated from `#/components/schemas/RequestOptions`.
 public struct RequestOptionsObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `RequestOptionsObject`.
+    /// Creates a new `RequestOptionsObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -214,12 +263,19 @@ public struct RequestOptionsObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `RequestOptionsObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("RequestOptions", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("RequestOptions", forKey: .type)
@@ -227,17 +283,18 @@ public struct RequestOptionsObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `HTTPRequest` schema.
+///
 /// - Remark: Generated from `#/components/schemas/HTTPRequest`.
 public struct HTTPRequestObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `HTTPRequestObject`.
+    /// Creates a new `HTTPRequestObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -246,12 +303,19 @@ public struct HTTPRequestObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `HTTPRequestObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("HTTPRequest", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("HTTPRequest", forKey: .type)
@@ -259,17 +323,18 @@ public struct HTTPRequestObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `HTTPResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/HTTPResponse`.
 public struct HTTPResponseObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `HTTPResponseObject`.
+    /// Creates a new `HTTPResponseObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -278,12 +343,19 @@ public struct HTTPResponseObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `HTTPResponseObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("HTTPResponse", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("HTTPResponse", forKey: .type)
@@ -291,17 +363,18 @@ public struct HTTPResponseObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `HTTPTransport` schema.
+///
 /// - Remark: Generated from `#/components/schemas/HTTPTransport`.
 public struct HTTPTransportObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `HTTPTransportObject`.
+    /// Creates a new `HTTPTransportObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -310,12 +383,19 @@ public struct HTTPTransportObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `HTTPTransportObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("HTTPTransport", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("HTTPTransport", forKey: .type)
@@ -323,17 +403,18 @@ public struct HTTPTransportObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `URLSessionTransport` schema.
+///
 /// - Remark: Generated from `#/components/schemas/URLSessionTransport`.
 public struct URLSessionTransportObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `URLSessionTransportObject`.
+    /// Creates a new `URLSessionTransportObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -342,12 +423,19 @@ public struct URLSessionTransportObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `URLSessionTransportObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("URLSessionTransport", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("URLSessionTransport", forKey: .type)
@@ -355,17 +443,18 @@ public struct URLSessionTransportObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Error` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Error`.
 public struct ErrorObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `ErrorObject`.
+    /// Creates a new `ErrorObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -374,12 +463,19 @@ public struct ErrorObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `ErrorObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Error", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Error", forKey: .type)
@@ -387,17 +483,18 @@ public struct ErrorObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Data` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Data`.
 public struct DataObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `DataObject`.
+    /// Creates a new `DataObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -406,12 +503,19 @@ public struct DataObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `DataObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Data", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Data", forKey: .type)
@@ -419,17 +523,18 @@ public struct DataObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `URL` schema.
+///
 /// - Remark: Generated from `#/components/schemas/URL`.
 public struct URLObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `URLObject`.
+    /// Creates a new `URLObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -438,12 +543,19 @@ public struct URLObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `URLObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("URL", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("URL", forKey: .type)
@@ -451,17 +563,18 @@ public struct URLObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Date` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Date`.
 public struct DateObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `DateObject`.
+    /// Creates a new `DateObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -470,12 +583,19 @@ public struct DateObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `DateObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Date", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Date", forKey: .type)
@@ -483,17 +603,18 @@ public struct DateObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `String` schema.
+///
 /// - Remark: Generated from `#/components/schemas/String`.
 public struct StringObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `StringObject`.
+    /// Creates a new `StringObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -502,12 +623,19 @@ public struct StringObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `StringObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("String", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("String", forKey: .type)
@@ -515,17 +643,18 @@ public struct StringObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Int` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Int`.
 public struct IntObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `IntObject`.
+    /// Creates a new `IntObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -534,12 +663,19 @@ public struct IntObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `IntObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Int", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Int", forKey: .type)
@@ -547,17 +683,18 @@ public struct IntObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Bool` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Bool`.
 public struct BoolObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `BoolObject`.
+    /// Creates a new `BoolObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -566,12 +703,19 @@ public struct BoolObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `BoolObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Bool", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Bool", forKey: .type)
@@ -579,17 +723,18 @@ public struct BoolObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Double` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Double`.
 public struct DoubleObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `DoubleObject`.
+    /// Creates a new `DoubleObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -598,12 +743,19 @@ public struct DoubleObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `DoubleObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Double", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Double", forKey: .type)
@@ -611,17 +763,18 @@ public struct DoubleObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Codable` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Codable`.
 public struct CodableObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `CodableObject`.
+    /// Creates a new `CodableObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -630,12 +783,19 @@ public struct CodableObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `CodableObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Codable", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Codable", forKey: .type)
@@ -643,17 +803,18 @@ public struct CodableObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Decoder` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Decoder`.
 public struct DecoderObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `DecoderObject`.
+    /// Creates a new `DecoderObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -662,12 +823,19 @@ public struct DecoderObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `DecoderObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Decoder", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Decoder", forKey: .type)
@@ -675,17 +843,18 @@ public struct DecoderObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Encoder` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Encoder`.
 public struct EncoderObject: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `EncoderObject`.
+    /// Creates a new `EncoderObject`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -694,12 +863,19 @@ public struct EncoderObject: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `EncoderObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Encoder", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Encoder", forKey: .type)
@@ -707,17 +883,18 @@ public struct EncoderObject: Codable, Hashable, Sendable {
     }
 }
 
+/// The `CodingKeys` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CodingKeys`.
 public struct CodingKeysValue: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `CodingKeysValue`.
+    /// Creates a new `CodingKeysValue`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -726,12 +903,19 @@ public struct CodingKeysValue: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `CodingKeysValue` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("CodingKeys", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("CodingKeys", forKey: .type)
@@ -739,17 +923,18 @@ public struct CodingKeysValue: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Swift` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Swift`.
 public struct SwiftValue: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `SwiftValue`.
+    /// Creates a new `SwiftValue`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -758,12 +943,19 @@ public struct SwiftValue: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `SwiftValue` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Swift", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Swift", forKey: .type)
@@ -771,17 +963,18 @@ public struct SwiftValue: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Foundation` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Foundation`.
 public struct FoundationValue: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `FoundationValue`.
+    /// Creates a new `FoundationValue`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -790,12 +983,19 @@ public struct FoundationValue: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `FoundationValue` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("Foundation", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("Foundation", forKey: .type)
@@ -803,17 +1003,18 @@ public struct FoundationValue: Codable, Hashable, Sendable {
     }
 }
 
+/// The `unknown` schema.
+///
 /// - Remark: Generated from `#/components/schemas/unknown`.
 public struct Unknown: Codable, Hashable, Sendable {
+    /// The `value` member.
     public var value: Swift.String?
 
-    /// Creates a `Unknown`.
+    /// Creates a new `Unknown`.
     ///
     /// - Parameters:
     ///   - value: The `value` member.
-    public init(
-        value: Swift.String? = nil
-    ) {
+    public init(value: Swift.String? = nil) {
         self.value = value
     }
 
@@ -822,12 +1023,19 @@ public struct Unknown: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `Unknown` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("unknown", forKey: .type)
         self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("unknown", forKey: .type)
@@ -835,42 +1043,72 @@ public struct Unknown: Codable, Hashable, Sendable {
     }
 }
 
+/// The `AllNamesAsProperties` schema.
+///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
 public struct AllNamesAsProperties: Codable, Hashable, Sendable {
-    public var openAiClient: Swift.String
-    public var openAiError: Swift.String
+    /// The `OpenAIClient` member.
+    public var openAIClient: Swift.String
+    /// The `OpenAIError` member.
+    public var openAIError: Swift.String
+    /// The `JSONValue` member.
     public var jsonValue: Swift.String
+    /// The `OpenEnum` member.
     public var openEnum: Swift.String?
+    /// The `AnyCodingKey` member.
     public var anyCodingKey: Swift.String?
+    /// The `FileUpload` member.
     public var fileUpload: Swift.String?
+    /// The `RequestOptions` member.
     public var requestOptions: Swift.String?
+    /// The `HTTPRequest` member.
     public var httpRequest: Swift.String?
+    /// The `HTTPResponse` member.
     public var httpResponse: Swift.String?
+    /// The `HTTPTransport` member.
     public var httpTransport: Swift.String?
+    /// The `URLSessionTransport` member.
     public var urlSessionTransport: Swift.String?
+    /// The `Error` member.
     public var error: Swift.String?
+    /// The `Data` member.
     public var data: Swift.String?
+    /// The `URL` member.
     public var url: Swift.String?
+    /// The `Date` member.
     public var date: Swift.String?
+    /// The `String` member.
     public var string: Swift.String?
+    /// The `Int` member.
     public var int: Swift.String?
+    /// The `Bool` member.
     public var bool: Swift.String?
+    /// The `Double` member.
     public var double: Swift.String?
+    /// The `Codable` member.
     public var codable: Swift.String?
+    /// The `Decoder` member.
     public var decoder: Swift.String?
+    /// The `Encoder` member.
     public var encoder: Swift.String?
+    /// The `CodingKeys` member.
     public var codingKeys: Swift.String?
+    /// The `Swift` member.
     public var swift: Swift.String?
+    /// The `Foundation` member.
     public var foundation: Swift.String?
+    /// The `unknown` member.
     public var unknown: Swift.String?
+    /// The `description` member.
     public var description: Swift.String?
+    /// The `hashValue` member.
     public var hashValue: Swift.String?
 
-    /// Creates a `AllNamesAsProperties`.
+    /// Creates a new `AllNamesAsProperties`.
     ///
     /// - Parameters:
-    ///   - openAiClient: The `OpenAIClient` member.
-    ///   - openAiError: The `OpenAIError` member.
+    ///   - openAIClient: The `OpenAIClient` member.
+    ///   - openAIError: The `OpenAIError` member.
     ///   - jsonValue: The `JSONValue` member.
     ///   - openEnum: The `OpenEnum` member.
     ///   - anyCodingKey: The `AnyCodingKey` member.
@@ -898,8 +1136,8 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
     ///   - description: The `description` member.
     ///   - hashValue: The `hashValue` member.
     public init(
-        openAiClient: Swift.String,
-        openAiError: Swift.String,
+        openAIClient: Swift.String,
+        openAIError: Swift.String,
         jsonValue: Swift.String,
         openEnum: Swift.String? = nil,
         anyCodingKey: Swift.String? = nil,
@@ -927,8 +1165,8 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
         description: Swift.String? = nil,
         hashValue: Swift.String? = nil
     ) {
-        self.openAiClient = openAiClient
-        self.openAiError = openAiError
+        self.openAIClient = openAIClient
+        self.openAIError = openAIError
         self.jsonValue = jsonValue
         self.openEnum = openEnum
         self.anyCodingKey = anyCodingKey
@@ -958,8 +1196,8 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: Swift.String, CodingKey {
-        case openAiClient = "OpenAIClient"
-        case openAiError = "OpenAIError"
+        case openAIClient = "OpenAIClient"
+        case openAIError = "OpenAIError"
         case jsonValue = "JSONValue"
         case openEnum = "OpenEnum"
         case anyCodingKey = "AnyCodingKey"
@@ -988,10 +1226,14 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
         case hashValue
     }
 
+    /// Decodes `AllNamesAsProperties` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.openAiClient = try container.decode(Swift.String.self, forKey: .openAiClient)
-        self.openAiError = try container.decode(Swift.String.self, forKey: .openAiError)
+        self.openAIClient = try container.decode(Swift.String.self, forKey: .openAIClient)
+        self.openAIError = try container.decode(Swift.String.self, forKey: .openAIError)
         self.jsonValue = try container.decode(Swift.String.self, forKey: .jsonValue)
         self.openEnum = try container.decodeIfPresent(Swift.String.self, forKey: .openEnum)
         self.anyCodingKey = try container.decodeIfPresent(Swift.String.self, forKey: .anyCodingKey)
@@ -1020,10 +1262,13 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
         self.hashValue = try container.decodeIfPresent(Swift.String.self, forKey: .hashValue)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.openAiClient, forKey: .openAiClient)
-        try container.encode(self.openAiError, forKey: .openAiError)
+        try container.encode(self.openAIClient, forKey: .openAIClient)
+        try container.encode(self.openAIError, forKey: .openAIError)
         try container.encode(self.jsonValue, forKey: .jsonValue)
         try container.encodeIfPresent(self.openEnum, forKey: .openEnum)
         try container.encodeIfPresent(self.anyCodingKey, forKey: .anyCodingKey)
@@ -1053,19 +1298,23 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
     }
 }
 
+/// The `AllNamesAsEnumValues` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsEnumValues`.
 public struct AllNamesAsEnumValues: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `OpenAIClient`
-    public static var openAiClient: Self { Self(rawValue: "OpenAIClient") }
+    public static var openAIClient: Self { Self(rawValue: "OpenAIClient") }
 
     /// `OpenAIError`
-    public static var openAiError: Self { Self(rawValue: "OpenAIError") }
+    public static var openAIError: Self { Self(rawValue: "OpenAIError") }
 
     /// `JSONValue`
     public static var jsonValue: Self { Self(rawValue: "JSONValue") }
@@ -1146,14 +1395,16 @@ public struct AllNamesAsEnumValues: OpenEnum {
     public static var hashValueValue: Self { Self(rawValue: "hashValue") }
 }
 
+/// The `AllNamesAsUnionVariants` schema.
+///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
 public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
     /// type: `OpenAIClient`
-    case openAiClient(OpenAiClient)
+    case openAIClient(OpenAIClientObject)
     /// type: `OpenAIError`
-    case openAiError(OpenAiError)
+    case openAIError(OpenAIErrorObject)
     /// type: `JSONValue`
     case jsonValue(JSONValueObject)
     /// type: `OpenEnum`
@@ -1205,12 +1456,15 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
             case "OpenAIClient":
-                self = .openAiClient(try OpenAiClient(from: decoder))
+                self = .openAIClient(try OpenAIClientObject(from: decoder))
             case "OpenAIError":
-                self = .openAiError(try OpenAiError(from: decoder))
+                self = .openAIError(try OpenAIErrorObject(from: decoder))
             case "JSONValue":
                 self = .jsonValue(try JSONValueObject(from: decoder))
             case "OpenEnum":
@@ -1264,10 +1518,13 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
         }
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .openAiClient(let value): try value.encode(to: encoder)
-            case .openAiError(let value): try value.encode(to: encoder)
+            case .openAIClient(let value): try value.encode(to: encoder)
+            case .openAIError(let value): try value.encode(to: encoder)
             case .jsonValue(let value): try value.encode(to: encoder)
             case .openEnum(let value): try value.encode(to: encoder)
             case .anyCodingKey(let value): try value.encode(to: encoder)

@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `ChatModel` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatModel`.
 public struct ChatModel: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `gpt-4o`

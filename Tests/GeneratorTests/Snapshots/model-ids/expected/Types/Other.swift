@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `Request` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Request`.
 public struct Request: Codable, Hashable, Sendable {
+    /// The `model` member.
     public var model: ChatModel
+    /// The `voice` member.
     public var voice: Request.Voice?
 
-    /// Creates a `Request`.
+    /// Creates a new `Request`.
     ///
     /// - Parameters:
     ///   - model: The `model` member.
@@ -26,24 +30,35 @@ public struct Request: Codable, Hashable, Sendable {
         case voice
     }
 
+    /// Decodes `Request` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.model = try container.decode(ChatModel.self, forKey: .model)
         self.voice = try container.decodeIfPresent(Request.Voice.self, forKey: .voice)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.model, forKey: .model)
         try container.encodeIfPresent(self.voice, forKey: .voice)
     }
 
+    /// The `voice` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/Request/properties/voice`.
     public struct Voice: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `alloy`

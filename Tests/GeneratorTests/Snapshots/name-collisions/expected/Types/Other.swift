@@ -3,14 +3,18 @@
 
 import Foundation
 
+/// The `Foo_Bar` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Foo_Bar`.
 public struct FooBar: Codable, Hashable, Sendable {
+    /// The `file_id` member.
     public var fileID: Swift.String
+    /// The `fileId` member.
     public var fileID2: Swift.String?
     /// Inline object whose natural nested name is the top-level `Settings`.
     public var settings: FooBar.SettingsValue?
 
-    /// Creates a `FooBar`.
+    /// Creates a new `FooBar`.
     ///
     /// - Parameters:
     ///   - fileID: The `file_id` member.
@@ -32,6 +36,10 @@ public struct FooBar: Codable, Hashable, Sendable {
         case settings
     }
 
+    /// Decodes `FooBar` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
@@ -39,6 +47,9 @@ public struct FooBar: Codable, Hashable, Sendable {
         self.settings = try container.decodeIfPresent(FooBar.SettingsValue.self, forKey: .settings)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.fileID, forKey: .fileID)
@@ -50,15 +61,14 @@ public struct FooBar: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/settings`.
     public struct SettingsValue: Codable, Hashable, Sendable {
+        /// The `mode` member.
         public var mode: Swift.String?
 
-        /// Creates a `SettingsValue`.
+        /// Creates a new `SettingsValue`.
         ///
         /// - Parameters:
         ///   - mode: The `mode` member.
-        public init(
-            mode: Swift.String? = nil
-        ) {
+        public init(mode: Swift.String? = nil) {
             self.mode = mode
         }
 
@@ -66,11 +76,18 @@ public struct FooBar: Codable, Hashable, Sendable {
             case mode
         }
 
+        /// Decodes `SettingsValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.mode = try container.decodeIfPresent(Swift.String.self, forKey: .mode)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.mode, forKey: .mode)
@@ -78,17 +95,18 @@ public struct FooBar: Codable, Hashable, Sendable {
     }
 }
 
+/// The `FooBar` schema.
+///
 /// - Remark: Generated from `#/components/schemas/FooBar`.
 public struct FooBarObject: Codable, Hashable, Sendable {
+    /// The `name` member.
     public var name: Swift.String?
 
-    /// Creates a `FooBarObject`.
+    /// Creates a new `FooBarObject`.
     ///
     /// - Parameters:
     ///   - name: The `name` member.
-    public init(
-        name: Swift.String? = nil
-    ) {
+    public init(name: Swift.String? = nil) {
         self.name = name
     }
 
@@ -96,28 +114,36 @@ public struct FooBarObject: Codable, Hashable, Sendable {
         case name
     }
 
+    /// Decodes `FooBarObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.name, forKey: .name)
     }
 }
 
+/// The `Settings` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Settings`.
 public struct Settings: Codable, Hashable, Sendable {
+    /// The `theme` member.
     public var theme: Swift.String?
 
-    /// Creates a `Settings`.
+    /// Creates a new `Settings`.
     ///
     /// - Parameters:
     ///   - theme: The `theme` member.
-    public init(
-        theme: Swift.String? = nil
-    ) {
+    public init(theme: Swift.String? = nil) {
         self.theme = theme
     }
 
@@ -125,23 +151,34 @@ public struct Settings: Codable, Hashable, Sendable {
         case theme
     }
 
+    /// Decodes `Settings` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.theme = try container.decodeIfPresent(Swift.String.self, forKey: .theme)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.theme, forKey: .theme)
     }
 }
 
+/// The `ImageSize` schema.
+///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageSize`.
 public struct ImageSize: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `gpt-4.1`

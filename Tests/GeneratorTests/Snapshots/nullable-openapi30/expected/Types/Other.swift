@@ -3,13 +3,18 @@
 
 import Foundation
 
+/// The `Thread` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Thread`.
 public struct Thread: Codable, Hashable, Sendable {
+    /// The `metadata` member.
     public var metadata: [Swift.String: Swift.String]?
+    /// The `title` member.
     public var title: Swift.String?
+    /// The `archived` member.
     public var archived: Swift.Bool?
 
-    /// Creates a `Thread`.
+    /// Creates a new `Thread`.
     ///
     /// - Parameters:
     ///   - metadata: The `metadata` member.
@@ -31,6 +36,10 @@ public struct Thread: Codable, Hashable, Sendable {
         case archived
     }
 
+    /// Decodes `Thread` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.metadata = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .metadata)
@@ -38,6 +47,9 @@ public struct Thread: Codable, Hashable, Sendable {
         self.archived = try container.decodeIfPresent(Swift.Bool.self, forKey: .archived)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.metadata, forKey: .metadata)

@@ -3,6 +3,8 @@
 
 import Foundation
 
+/// The `Run` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Run`.
 public struct Run: Codable, Hashable, Sendable {
     /// Required, but may be null.
@@ -12,7 +14,7 @@ public struct Run: Codable, Hashable, Sendable {
     /// May be absent or null.
     public var optionalNullable: Swift.Int?
 
-    /// Creates a `Run`.
+    /// Creates a new `Run`.
     ///
     /// - Parameters:
     ///   - requiredNullable: Required, but may be null.
@@ -34,6 +36,10 @@ public struct Run: Codable, Hashable, Sendable {
         case optionalNullable = "optional_nullable"
     }
 
+    /// Decodes `Run` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.requiredNullable = try container.decodeIfPresent(Swift.String.self, forKey: .requiredNullable)
@@ -41,6 +47,9 @@ public struct Run: Codable, Hashable, Sendable {
         self.optionalNullable = try container.decodeIfPresent(Swift.Int.self, forKey: .optionalNullable)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.requiredNullable, forKey: .requiredNullable)

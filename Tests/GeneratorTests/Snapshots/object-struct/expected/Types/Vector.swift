@@ -9,15 +9,22 @@ import Foundation
 public struct VectorStoreFile: Codable, Hashable, Sendable {
     /// The identifier.
     public var id: Swift.String
+    /// The `file_id` member.
     public var fileID: Swift.String
+    /// The `created_at` member.
     public var createdAt: Swift.Int
+    /// The `display_name` member.
     public var displayName: Swift.String?
+    /// The `usage_bytes` member.
     public var usageBytes: Swift.Int?
+    /// The `image_url` member.
     public var imageURL: Swift.String?
+    /// The `is_ready` member.
     public var isReady: Swift.Bool?
+    /// The `score` member.
     public var score: Swift.Double?
 
-    /// Creates a `VectorStoreFile`.
+    /// Creates a new `VectorStoreFile`.
     ///
     /// - Parameters:
     ///   - id: The identifier.
@@ -59,6 +66,10 @@ public struct VectorStoreFile: Codable, Hashable, Sendable {
         case score
     }
 
+    /// Decodes `VectorStoreFile` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
@@ -71,6 +82,9 @@ public struct VectorStoreFile: Codable, Hashable, Sendable {
         self.score = try container.decodeIfPresent(Swift.Double.self, forKey: .score)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)

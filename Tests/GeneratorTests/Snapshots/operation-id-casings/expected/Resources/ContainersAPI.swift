@@ -4,17 +4,19 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/containers`.
+    /// The `containers` resource and the resources below it.
     public var containers: ContainersAPI { ContainersAPI(client: self) }
 }
 
-/// The `containers` resource: operations under `/containers`.
+/// The `containers` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ContainersAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension ContainersAPI {
+    /// Calls `POST /containers/{container_id}/files`.
+    ///
     /// - Parameters:
     ///   - containerID: The `container_id` path parameter.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.

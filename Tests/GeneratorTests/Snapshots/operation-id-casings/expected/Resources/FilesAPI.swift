@@ -4,17 +4,19 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/files`.
+    /// The `files` resource and the resources below it.
     public var files: FilesAPI { FilesAPI(client: self) }
 }
 
-/// The `files` resource: operations under `/files`.
+/// The `files` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct FilesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension FilesAPI {
+    /// Calls `POST /files`.
+    ///
     /// - Parameters:
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `Thing` reply.

@@ -4,17 +4,19 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/responses`.
+    /// The `responses` resource and the resources below it.
     public var responses: ResponsesAPI { ResponsesAPI(client: self) }
 }
 
-/// The `responses` resource: operations under `/responses`.
+/// The `responses` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ResponsesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension ResponsesAPI {
+    /// Calls `POST /responses`.
+    ///
     /// - Parameters:
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `Thing` reply.

@@ -3,17 +3,18 @@
 
 import Foundation
 
+/// The `Thing` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Thing`.
 public struct Thing: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
 
-    /// Creates a `Thing`.
+    /// Creates a new `Thing`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
-    public init(
-        id: Swift.String
-    ) {
+    public init(id: Swift.String) {
         self.id = id
     }
 
@@ -21,11 +22,18 @@ public struct Thing: Codable, Hashable, Sendable {
         case id
     }
 
+    /// Decodes `Thing` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)

@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `EasyInputMessage` schema.
+///
 /// - Remark: Generated from `#/components/schemas/EasyInputMessage`.
 public struct EasyInputMessage: Codable, Hashable, Sendable {
+    /// The `role` member.
     public var role: Swift.String
+    /// The `content` member.
     public var content: Swift.String
 
-    /// Creates a `EasyInputMessage`.
+    /// Creates a new `EasyInputMessage`.
     ///
     /// - Parameters:
     ///   - role: The `role` member.
@@ -26,12 +30,19 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
         case content
     }
 
+    /// Decodes `EasyInputMessage` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.role = try container.decode(Swift.String.self, forKey: .role)
         self.content = try container.decode(Swift.String.self, forKey: .content)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.role, forKey: .role)
@@ -39,12 +50,16 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Item` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Item`.
 public struct Item: Codable, Hashable, Sendable {
+    /// The `role` member.
     public var role: Swift.String
+    /// The `id` member.
     public var id: Swift.String?
 
-    /// Creates a `Item`.
+    /// Creates a new `Item`.
     ///
     /// - Parameters:
     ///   - role: The `role` member.
@@ -62,12 +77,19 @@ public struct Item: Codable, Hashable, Sendable {
         case id
     }
 
+    /// Decodes `Item` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.role = try container.decode(Swift.String.self, forKey: .role)
         self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.role, forKey: .role)
@@ -75,6 +97,8 @@ public struct Item: Codable, Hashable, Sendable {
     }
 }
 
+/// The `InputItem` schema.
+///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
@@ -84,6 +108,9 @@ public enum InputItem: Codable, Hashable, Sendable {
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? EasyInputMessage(from: decoder) {
             self = .easyInputMessage(value)
@@ -96,6 +123,9 @@ public enum InputItem: Codable, Hashable, Sendable {
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .easyInputMessage(let value): try value.encode(to: encoder)

@@ -4,33 +4,35 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/vectorStores`.
+    /// The `vectorStores` resource and the resources below it.
     public var vectorStores: VectorStoresAPI { VectorStoresAPI(client: self) }
 }
 
-/// The `vectorStores` resource: operations under `/vectorStores`.
+/// The `vectorStores` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct VectorStoresAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/vectorStores/files`.
+    /// The `vectorStores.files` resource.
     public var files: VectorStoresFilesAPI { VectorStoresFilesAPI(client: client) }
 }
 
-/// The `vectorStores.files` resource: operations under `/vectorStores/files`.
+/// The `vectorStores.files` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct VectorStoresFilesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension VectorStoresFilesAPI {
+    /// Calls `GET /vector_stores/{vector_store_id}/files`.
+    ///
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store.
+    ///   - openAIBeta: The `OpenAI-Beta` header parameter.
     ///   - limit: A limit on the number of objects to be returned.
     ///   - order: The `order` query parameter.
     ///   - include: The `include[]` query parameter.
     ///   - metadata: The `metadata` query parameter.
-    ///   - openAiBeta: The `OpenAI-Beta` header parameter.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `VectorStoreFileList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -38,11 +40,11 @@ extension VectorStoresFilesAPI {
     /// - Remark: `GET /vector_stores/{vector_store_id}/files` (operationId `listVectorStoreFiles`)
     public func list(
         vectorStoreID: Swift.String,
+        openAIBeta: Swift.String,
         limit: Swift.Int? = nil,
         order: VectorStoresFilesAPI.ListOrder? = nil,
         include: [Swift.String]? = nil,
         metadata: [Swift.String: Swift.String]? = nil,
-        openAiBeta: Swift.String,
         options: RequestOptions = RequestOptions()
     ) async throws -> VectorStoreFileList {
         var request = APIRequest(method: "GET", path: "/vector_stores/{vector_store_id}/files", operationID: "listVectorStoreFiles")
@@ -51,16 +53,20 @@ extension VectorStoresFilesAPI {
         try request.addQuery("order", order)
         try request.addQuery("include[]", include)
         try request.addQuery("metadata", metadata)
-        try request.addHeader("OpenAI-Beta", openAiBeta)
+        try request.addHeader("OpenAI-Beta", openAIBeta)
         return try await client.send(request, options: options, as: VectorStoreFileList.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1files/get/parameters/1/schema`.
     public struct ListOrder: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `asc`

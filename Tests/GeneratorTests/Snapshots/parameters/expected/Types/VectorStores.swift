@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `VectorStoreFileList` schema.
+///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileList`.
 public struct VectorStoreFileList: Codable, Hashable, Sendable, CursorPage {
+    /// The `data` member.
     public var data: [Swift.String]
+    /// The `has_more` member.
     public var hasMore: Swift.Bool
 
-    /// Creates a `VectorStoreFileList`.
+    /// Creates a new `VectorStoreFileList`.
     ///
     /// - Parameters:
     ///   - data: The `data` member.
@@ -27,6 +31,10 @@ public struct VectorStoreFileList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
+    /// Decodes `VectorStoreFileList` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("list", forKey: .object)
@@ -34,6 +42,9 @@ public struct VectorStoreFileList: Codable, Hashable, Sendable, CursorPage {
         self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("list", forKey: .object)

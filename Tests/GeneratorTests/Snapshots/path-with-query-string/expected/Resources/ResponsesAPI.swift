@@ -4,17 +4,19 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/responses`.
+    /// The `responses` resource and the resources below it.
     public var responses: ResponsesAPI { ResponsesAPI(client: self) }
 }
 
-/// The `responses` resource: operations under `/responses`.
+/// The `responses` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct ResponsesAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension ResponsesAPI {
+    /// Calls `POST /responses`.
+    ///
     /// - Parameters:
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -31,6 +33,8 @@ extension ResponsesAPI {
         return try await client.send(request, options: options, as: Response.self)
     }
 
+    /// Calls `POST /responses`.
+    ///
     /// - Parameters:
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.

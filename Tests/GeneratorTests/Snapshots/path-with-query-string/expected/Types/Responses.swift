@@ -3,17 +3,18 @@
 
 import Foundation
 
+/// The `CreateResponse` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
 public struct CreateResponse: Codable, Hashable, Sendable {
+    /// The `input` member.
     public var input: Swift.String
 
-    /// Creates a `CreateResponse`.
+    /// Creates a new `CreateResponse`.
     ///
     /// - Parameters:
     ///   - input: The `input` member.
-    public init(
-        input: Swift.String
-    ) {
+    public init(input: Swift.String) {
         self.input = input
     }
 
@@ -21,28 +22,36 @@ public struct CreateResponse: Codable, Hashable, Sendable {
         case input
     }
 
+    /// Decodes `CreateResponse` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.input = try container.decode(Swift.String.self, forKey: .input)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.input, forKey: .input)
     }
 }
 
+/// The `Response` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Response`.
 public struct Response: Codable, Hashable, Sendable {
+    /// The `id` member.
     public var id: Swift.String
 
-    /// Creates a `Response`.
+    /// Creates a new `Response`.
     ///
     /// - Parameters:
     ///   - id: The `id` member.
-    public init(
-        id: Swift.String
-    ) {
+    public init(id: Swift.String) {
         self.id = id
     }
 
@@ -50,11 +59,18 @@ public struct Response: Codable, Hashable, Sendable {
         case id
     }
 
+    /// Decodes `Response` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.id = try container.decode(Swift.String.self, forKey: .id)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.id, forKey: .id)

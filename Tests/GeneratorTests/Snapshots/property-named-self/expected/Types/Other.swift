@@ -7,19 +7,21 @@ import Foundation
 ///
 /// - Remark: Generated from `#/components/schemas/Link`.
 public struct Link: Codable, Hashable, Sendable {
+    /// The `self` member.
     public var `self`: Swift.String
+    /// The `name` member.
     public var name: Swift.String?
 
-    /// Creates a `Link`.
+    /// Creates a new `Link`.
     ///
     /// - Parameters:
     ///   - self: The `self` member.
     ///   - name: The `name` member.
     public init(
-        `self`: Swift.String,
+        `self` selfValue: Swift.String,
         name: Swift.String? = nil
     ) {
-        self.`self` = `self`
+        self.`self` = selfValue
         self.name = name
     }
 
@@ -28,12 +30,19 @@ public struct Link: Codable, Hashable, Sendable {
         case name
     }
 
+    /// Decodes `Link` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.`self` = try container.decode(Swift.String.self, forKey: .`self`)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.`self`, forKey: .`self`)

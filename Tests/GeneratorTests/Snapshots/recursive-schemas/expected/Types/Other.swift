@@ -3,12 +3,16 @@
 
 import Foundation
 
+/// The `CompoundFilter` schema.
+///
 /// - Remark: Generated from `#/components/schemas/CompoundFilter`.
 public struct CompoundFilter: Codable, Hashable, Sendable {
+    /// The `type` member.
     public var type: CompoundFilter.TypeValue
+    /// The `filters` member.
     public var filters: [CompoundFilter.Filter]
 
-    /// Creates a `CompoundFilter`.
+    /// Creates a new `CompoundFilter`.
     ///
     /// - Parameters:
     ///   - type: The `type` member.
@@ -26,24 +30,35 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         case filters
     }
 
+    /// Decodes `CompoundFilter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.type = try container.decode(CompoundFilter.TypeValue.self, forKey: .type)
         self.filters = try container.decodeIfPresent([CompoundFilter.Filter].self, forKey: .filters) ?? []
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.type, forKey: .type)
         try container.encode(self.filters, forKey: .filters)
     }
 
+    /// The `type` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/type`.
     public struct TypeValue: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `and`
@@ -53,6 +68,8 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         public static var or: Self { Self(rawValue: "or") }
     }
 
+    /// The `items` schema.
+    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
@@ -62,6 +79,9 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             if let value = try? ComparisonFilter(from: decoder) {
                 self = .comparisonFilter(value)
@@ -74,6 +94,9 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
             self = .unknown(try JSONValue(from: decoder))
         }
 
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
                 case .comparisonFilter(let value): try value.encode(to: encoder)
@@ -84,17 +107,18 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
     }
 }
 
+/// The `ComparisonFilter` schema.
+///
 /// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
 public struct ComparisonFilter: Codable, Hashable, Sendable {
+    /// The `key` member.
     public var key: Swift.String
 
-    /// Creates a `ComparisonFilter`.
+    /// Creates a new `ComparisonFilter`.
     ///
     /// - Parameters:
     ///   - key: The `key` member.
-    public init(
-        key: Swift.String
-    ) {
+    public init(key: Swift.String) {
         self.key = key
     }
 
@@ -102,28 +126,40 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         case key
     }
 
+    /// Decodes `ComparisonFilter` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.key = try container.decode(Swift.String.self, forKey: .key)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.key, forKey: .key)
     }
 }
 
+/// The `TreeNode` schema.
+///
 /// - Remark: Generated from `#/components/schemas/TreeNode`.
 public struct TreeNode: Codable, Hashable, Sendable {
+    /// The `name` member.
     public var name: Swift.String
     private var _parent: Indirect<TreeNode>?
+    /// The `parent` member.
     public var parent: TreeNode? {
         get { _parent?.value }
         set { _parent = newValue.map(Indirect.init) }
     }
+    /// The `children` member.
     public var children: [TreeNode]?
 
-    /// Creates a `TreeNode`.
+    /// Creates a new `TreeNode`.
     ///
     /// - Parameters:
     ///   - name: The `name` member.
@@ -145,6 +181,10 @@ public struct TreeNode: Codable, Hashable, Sendable {
         case children
     }
 
+    /// Decodes `TreeNode` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
@@ -152,6 +192,9 @@ public struct TreeNode: Codable, Hashable, Sendable {
         self.children = try container.decodeIfPresent([TreeNode].self, forKey: .children)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)

@@ -3,17 +3,18 @@
 
 import Foundation
 
+/// The `AudioDoneEvent` schema.
+///
 /// - Remark: Generated from `#/components/schemas/AudioDoneEvent`.
 public struct AudioDoneEvent: Codable, Hashable, Sendable {
+    /// The `sequence_number` member.
     public var sequenceNumber: Swift.Int
 
-    /// Creates a `AudioDoneEvent`.
+    /// Creates a new `AudioDoneEvent`.
     ///
     /// - Parameters:
     ///   - sequenceNumber: The `sequence_number` member.
-    public init(
-        sequenceNumber: Swift.Int
-    ) {
+    public init(sequenceNumber: Swift.Int) {
         self.sequenceNumber = sequenceNumber
     }
 
@@ -22,12 +23,19 @@ public struct AudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
+    /// Decodes `AudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.audio.done", forKey: .type)
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.audio.done", forKey: .type)
@@ -35,17 +43,18 @@ public struct AudioDoneEvent: Codable, Hashable, Sendable {
     }
 }
 
+/// The `DuplicateRequired` schema.
+///
 /// - Remark: Generated from `#/components/schemas/DuplicateRequired`.
 public struct DuplicateRequired: Codable, Hashable, Sendable {
+    /// The `name` member.
     public var name: Swift.String
 
-    /// Creates a `DuplicateRequired`.
+    /// Creates a new `DuplicateRequired`.
     ///
     /// - Parameters:
     ///   - name: The `name` member.
-    public init(
-        name: Swift.String
-    ) {
+    public init(name: Swift.String) {
         self.name = name
     }
 
@@ -53,11 +62,18 @@ public struct DuplicateRequired: Codable, Hashable, Sendable {
         case name
     }
 
+    /// Decodes `DuplicateRequired` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decode(Swift.String.self, forKey: .name)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.name, forKey: .name)

@@ -4,26 +4,28 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/realtime`.
+    /// The `realtime` resource and the resources below it.
     public var realtime: RealtimeAPI { RealtimeAPI(client: self) }
 }
 
-/// The `realtime` resource: operations under `/realtime`.
+/// The `realtime` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct RealtimeAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/realtime/calls`.
+    /// The `realtime.calls` resource.
     public var calls: RealtimeCallsAPI { RealtimeCallsAPI(client: client) }
 }
 
-/// The `realtime.calls` resource: operations under `/realtime/calls`.
+/// The `realtime.calls` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct RealtimeCallsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 }
 
 extension RealtimeCallsAPI {
+    /// Calls `POST /realtime/calls`.
+    ///
     /// - Parameters:
     ///   - body: The request body, sent as `application/sdp`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -37,7 +39,7 @@ extension RealtimeCallsAPI {
     ) async throws -> Swift.String {
         var request = APIRequest(method: "POST", path: "/realtime/calls", operationID: "create-realtime-call")
         request.setTextBody(body, contentType: "application/sdp")
-        request.accept = "*/*"
+        request.accept = "application/sdp"
         return try await client.sendForText(request, options: options)
     }
 }

@@ -9,8 +9,10 @@ import Foundation
 ///
 /// - Remark: Generated from `#/components/schemas/RunStatus`.
 public struct RunStatus: OpenEnum {
+    /// The wire value.
     public var rawValue: Swift.String
 
+    /// Creates a value from its wire value, known or not.
     public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
     /// `queued`
@@ -29,13 +31,16 @@ public struct RunStatus: OpenEnum {
     public static var failed: Self { Self(rawValue: "failed") }
 }
 
+/// The `Run` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Run`.
 public struct Run: Codable, Hashable, Sendable {
     /// The status of a run.
     public var status: RunStatus
+    /// The `reasoning_effort` member.
     public var reasoningEffort: Run.ReasoningEffort?
 
-    /// Creates a `Run`.
+    /// Creates a new `Run`.
     ///
     /// - Parameters:
     ///   - status: The status of a run.
@@ -53,24 +58,35 @@ public struct Run: Codable, Hashable, Sendable {
         case reasoningEffort = "reasoning_effort"
     }
 
+    /// Decodes `Run` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.status = try container.decode(RunStatus.self, forKey: .status)
         self.reasoningEffort = try container.decodeIfPresent(Run.ReasoningEffort.self, forKey: .reasoningEffort)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.status, forKey: .status)
         try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
     }
 
+    /// The `reasoning_effort` schema.
+    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/Run/properties/reasoning_effort`.
     public struct ReasoningEffort: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `low`

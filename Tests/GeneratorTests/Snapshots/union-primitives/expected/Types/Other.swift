@@ -18,6 +18,9 @@ public enum EmbeddingInput: Codable, Hashable, Sendable, ExpressibleByStringLite
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
@@ -34,6 +37,9 @@ public enum EmbeddingInput: Codable, Hashable, Sendable, ExpressibleByStringLite
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
@@ -44,34 +50,42 @@ public enum EmbeddingInput: Codable, Hashable, Sendable, ExpressibleByStringLite
     }
 }
 
+/// The `StopConfiguration` schema.
+///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
 public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
     case string(Swift.String)
-    case array([JSONValue])
+    case strings([Swift.String])
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
     /// Creates the ``string(_:)`` case from a string literal.
     public init(stringLiteral value: Swift.String) { self = .string(value) }
 
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         if let value = try? Swift.String(from: decoder) {
             self = .string(value)
             return
         }
-        if let value = try? [JSONValue](from: decoder) {
-            self = .array(value)
+        if let value = try? [Swift.String](from: decoder) {
+            self = .strings(value)
             return
         }
         self = .unknown(try JSONValue(from: decoder))
     }
 
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
             case .string(let value): try value.encode(to: encoder)
-            case .array(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
         }
     }

@@ -4,20 +4,20 @@
 import Foundation
 
 extension OpenAIClient {
-    /// Operations under `/organization`.
+    /// The `organization` resource and the resources below it.
     public var organization: OrganizationAPI { OrganizationAPI(client: self) }
 }
 
-/// The `organization` resource: operations under `/organization`.
+/// The `organization` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
 
-    /// Operations under `/organization/costs`.
+    /// The `organization.costs` resource.
     public var costs: OrganizationCostsAPI { OrganizationCostsAPI(client: client) }
 }
 
-/// The `organization.costs` resource: operations under `/organization/costs`.
+/// The `organization.costs` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationCostsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
@@ -42,17 +42,18 @@ extension OrganizationCostsAPI {
         return try await client.send(request, options: options, as: OrganizationCostsAPI.RetrieveResponse.self)
     }
 
+    /// The `schema` schema.
+    ///
     /// - Remark: Generated from `#/paths/~1organization~1costs/get/responses/200/content/application~1json/schema`.
     public struct RetrieveResponse: Codable, Hashable, Sendable {
+        /// The `amount` member.
         public var amount: Swift.Double
 
-        /// Creates a `RetrieveResponse`.
+        /// Creates a new `RetrieveResponse`.
         ///
         /// - Parameters:
         ///   - amount: The `amount` member.
-        public init(
-            amount: Swift.Double
-        ) {
+        public init(amount: Swift.Double) {
             self.amount = amount
         }
 
@@ -61,12 +62,19 @@ extension OrganizationCostsAPI {
             case object
         }
 
+        /// Decodes `RetrieveResponse` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("page", forKey: .object)
             self.amount = try container.decode(Swift.Double.self, forKey: .amount)
         }
 
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("page", forKey: .object)

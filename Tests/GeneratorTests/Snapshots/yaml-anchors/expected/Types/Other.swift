@@ -3,13 +3,16 @@
 
 import Foundation
 
+/// The `Color` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Color`.
 public struct Color: Codable, Hashable, Sendable {
     /// A shade, shared through a YAML anchor.
     public var shade: Color.Shade
+    /// The `alpha` member.
     public var alpha: Swift.Double?
 
-    /// Creates a `Color`.
+    /// Creates a new `Color`.
     ///
     /// - Parameters:
     ///   - shade: A shade, shared through a YAML anchor.
@@ -27,12 +30,19 @@ public struct Color: Codable, Hashable, Sendable {
         case alpha
     }
 
+    /// Decodes `Color` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.shade = try container.decode(Color.Shade.self, forKey: .shade)
         self.alpha = try container.decodeIfPresent(Swift.Double.self, forKey: .alpha)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.shade, forKey: .shade)
@@ -45,8 +55,10 @@ public struct Color: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Color/properties/shade`.
     public struct Shade: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `light`
@@ -57,13 +69,16 @@ public struct Color: Codable, Hashable, Sendable {
     }
 }
 
+/// The `Palette` schema.
+///
 /// - Remark: Generated from `#/components/schemas/Palette`.
 public struct Palette: Codable, Hashable, Sendable {
     /// A shade, shared through a YAML anchor.
     public var background: Palette.Background
+    /// The `opacity` member.
     public var opacity: Swift.Double?
 
-    /// Creates a `Palette`.
+    /// Creates a new `Palette`.
     ///
     /// - Parameters:
     ///   - background: A shade, shared through a YAML anchor.
@@ -81,12 +96,19 @@ public struct Palette: Codable, Hashable, Sendable {
         case opacity
     }
 
+    /// Decodes `Palette` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.background = try container.decode(Palette.Background.self, forKey: .background)
         self.opacity = try container.decodeIfPresent(Swift.Double.self, forKey: .opacity)
     }
 
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.background, forKey: .background)
@@ -99,8 +121,10 @@ public struct Palette: Codable, Hashable, Sendable {
     ///
     /// - Remark: Generated from `#/components/schemas/Palette/properties/background`.
     public struct Background: OpenEnum {
+        /// The wire value.
         public var rawValue: Swift.String
 
+        /// Creates a value from its wire value, known or not.
         public init(rawValue: Swift.String) { self.rawValue = rawValue }
 
         /// `light`
