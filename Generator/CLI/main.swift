@@ -58,31 +58,6 @@ func parseArguments() -> Options {
     return options
 }
 
-func loadOverrides(_ path: String) -> Overrides {
-    guard let data = FileManager.default.contents(atPath: path) else { return Overrides() }
-    guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-        fail("\(path): not a JSON object", status: 1)
-    }
-    var overrides = Overrides()
-    for (operationID, value) in object["operations"] as? [String: Any] ?? [:] where operationID != "comment" {
-        if let name = value as? String { overrides.operations[operationID] = name }
-        if let entry = value as? [String: Any], let name = entry["name"] as? String { overrides.operations[operationID] = name }
-    }
-    for (operationID, value) in object["streaming"] as? [String: Any] ?? [:] {
-        guard let entry = value as? [String: Any], let event = entry["event"] as? String else { continue }
-        overrides.streaming[operationID] = (event, entry["framing"] as? String ?? "data")
-    }
-    for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
-        guard let entry = value as? [String: Any] else { continue }
-        overrides.schemas[pointer] = entry.compactMapValues { value in
-            if let text = value as? String { return text }
-            if let list = value as? [String] { return list.joined(separator: ",") }
-            return nil
-        }
-    }
-    return overrides
-}
-
 func run(_ options: Options) -> Int32 {
     let start = Date()
     guard let specData = FileManager.default.contents(atPath: options.spec) else {
@@ -90,7 +65,13 @@ func run(_ options: Options) -> Int32 {
     }
     let bytes = [UInt8](specData)
     let sha256 = SHA256.hex(bytes)
-    let configuration = GeneratorConfiguration(access: options.access, overrides: loadOverrides(options.overrides))
+    let overrides: Overrides
+    do {
+        overrides = try Overrides.load(from: options.overrides)
+    } catch {
+        fail("\(error)", status: 1)
+    }
+    let configuration = GeneratorConfiguration(access: options.access, overrides: overrides)
     let result: GenerationResult
     do {
         result = try SwiftGenerator.generate(

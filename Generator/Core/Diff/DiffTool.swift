@@ -93,7 +93,7 @@ public enum DiffTool {
         }
         let overrides: Overrides
         do {
-            overrides = try loadOverrides(overridesPath)
+            overrides = try Overrides.load(from: overridesPath)
         } catch {
             return Outcome(status: 1, output: "", errorOutput: "\(overridesPath): \(error)\n")
         }
@@ -119,34 +119,5 @@ public enum DiffTool {
             lines.append("  \(rule.kind): \(verdicts) — \(rule.summary)")
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    struct OverridesError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    /// Reads `Spec/overrides.json` (`operations`: operationId → `resource.method`; `schemas`:
-    /// pointer → attributes); a missing file gives no overrides.
-    static func loadOverrides(_ path: String) throws -> Overrides {
-        guard let data = FileManager.default.contents(atPath: path) else { return Overrides() }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw OverridesError(description: "not a JSON object")
-        }
-        var overrides = Overrides()
-        for (operationID, value) in object["operations"] as? [String: Any] ?? [:] {
-            if let name = value as? String { overrides.operations[operationID] = name }
-            if let entry = value as? [String: Any], let name = entry["name"] as? String {
-                overrides.operations[operationID] = name
-            }
-        }
-        for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
-            guard let entry = value as? [String: Any] else { continue }
-            overrides.schemas[pointer] = entry.compactMapValues { value in
-                if let text = value as? String { return text }
-                if let list = value as? [String] { return list.joined(separator: ",") }
-                return nil
-            }
-        }
-        return overrides
     }
 }

@@ -1,0 +1,41 @@
+import Foundation
+
+extension Overrides {
+    /// A problem in `Spec/overrides.json`.
+    public struct LoadingError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads the overrides file (`Spec/overrides.json`): `operations` (operationId →
+    /// `resource.path.method`), `streaming` (operationId → `{"event": schema, "framing": "event"?}`)
+    /// and `schemas` (JSON pointer → attributes; lists become comma-separated). Keys named
+    /// `comment` are notes. A missing file gives no overrides.
+    ///
+    /// - Throws: ``LoadingError`` when the file is not a JSON object.
+    public static func load(from path: String) throws -> Overrides {
+        guard let data = FileManager.default.contents(atPath: path) else { return Overrides() }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw LoadingError(description: "\(path): not a JSON object")
+        }
+        var overrides = Overrides()
+        for (operationID, value) in object["operations"] as? [String: Any] ?? [:] where operationID != "comment" {
+            if let name = value as? String { overrides.operations[operationID] = name }
+            if let entry = value as? [String: Any], let name = entry["name"] as? String {
+                overrides.operations[operationID] = name
+            }
+        }
+        for (operationID, value) in object["streaming"] as? [String: Any] ?? [:] {
+            guard let entry = value as? [String: Any], let event = entry["event"] as? String else { continue }
+            overrides.streaming[operationID] = (event, entry["framing"] as? String ?? "data")
+        }
+        for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
+            guard let entry = value as? [String: Any] else { continue }
+            overrides.schemas[pointer] = entry.compactMapValues { value in
+                if let text = value as? String { return text }
+                if let list = value as? [String] { return list.joined(separator: ",") }
+                return nil
+            }
+        }
+        return overrides
+    }
+}
