@@ -109,3 +109,20 @@ final class GeneratedModelTests: XCTestCase {
         XCTAssertNil(OperationResponseTypes.responseType(of: "createSpeech"))
     }
 }
+
+final class ResponseOutputTextTests: XCTestCase {
+    func testOutputTextJoinsTheTextPartsOfARecordedReply() throws {
+        let url = try SharedData.file("fixtures/responses/json/py-output-text.json")
+        let response = try JSONDecoder().decode(Response.self, from: Data(contentsOf: url))
+        let raw = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: url))
+        // Independently: the text parts of the message items, read from the raw JSON.
+        let expected = (raw["output"]?.arrayValue ?? []).flatMap { item -> [String] in
+            guard item["type"] == "message" else { return [] }
+            return (item["content"]?.arrayValue ?? []).compactMap {
+                $0["type"] == "output_text" ? $0["text"]?.stringValue : nil
+            }
+        }.joined()
+        XCTAssertFalse(expected.isEmpty)
+        XCTAssertEqual(response.outputText, expected)
+    }
+}
