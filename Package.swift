@@ -36,6 +36,8 @@ let package = Package(
             path: "Scripts/realtime-testserver/swift-bench"
         ),
         .executableTarget(name: "bench-sse", dependencies: ["OpenAI"], path: "Benchmarks/SSE"),
+        .executableTarget(name: "bench-upload", dependencies: ["OpenAI"], path: "Benchmarks/Upload"),
+        .executableTarget(name: "bench-runtime", dependencies: ["OpenAI"], path: "Benchmarks/Runtime"),
 
         // MARK: Generator
         .systemLibrary(
@@ -63,7 +65,7 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenAIRealtimeTests",
-            dependencies: ["OpenAIRealtime"],
+            dependencies: ["OpenAIRealtime", "OpenAI"],
             path: "Tests/OpenAIRealtimeTests"
         ),
         .testTarget(

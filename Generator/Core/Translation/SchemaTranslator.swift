@@ -108,6 +108,21 @@ struct SchemaTranslator {
         return false
     }
 
+    /// Whether a schema only annotates (a description, a title, a default) and constrains nothing.
+    static func isAnnotationOnly(_ schema: Schema) -> Bool {
+        schema.ref == nil && schema.properties.isEmpty && schema.oneOf.isEmpty && schema.anyOf.isEmpty
+            && schema.allOf.isEmpty && schema.types.isEmpty && schema.items == nil && schema.enumValues == nil
+            && schema.constValue == nil && schema.swiftType == nil
+    }
+
+    /// The one `allOf` member that says anything, when the others only annotate and the schema
+    /// has no properties of its own (`allOf: [{$ref: X}, {description: ...}]` is X).
+    static func singleSubstantiveMember(_ schema: Schema) -> Schema? {
+        guard schema.properties.isEmpty, !schema.allOf.isEmpty else { return nil }
+        let substantive = schema.allOf.filter { !isAnnotationOnly($0) }
+        return substantive.count == 1 ? substantive[0] : nil
+    }
+
     /// `oneOf` and `anyOf` branches without their `null` branches.
     static func branches(_ schema: Schema) -> [Schema] {
         (schema.oneOf + schema.anyOf).filter { !isNullBranch($0) }
@@ -124,7 +139,7 @@ struct SchemaTranslator {
         if Self.ownNullability(schema) { return true }
         guard depth < 16 else { return false }
         if let target = target(schema) { return isNullable(target, depth: depth + 1) }
-        if schema.allOf.count == 1, schema.properties.isEmpty { return isNullable(schema.allOf[0], depth: depth + 1) }
+        if let single = Self.singleSubstantiveMember(schema) { return isNullable(single, depth: depth + 1) }
         return false
     }
 
@@ -139,7 +154,7 @@ struct SchemaTranslator {
         if let target = target(schema) { return constant(target, depth: depth + 1) }
         let branches = Self.branches(schema)
         if branches.count == 1 && schema.properties.isEmpty { return constant(branches[0], depth: depth + 1) }
-        if schema.allOf.count == 1 && schema.properties.isEmpty { return constant(schema.allOf[0], depth: depth + 1) }
+        if let single = Self.singleSubstantiveMember(schema) { return constant(single, depth: depth + 1) }
         return nil
     }
 
@@ -257,13 +272,13 @@ struct SchemaTranslator {
             return Resolved(type: .string, nullable: nullable, constant: value)
         }
         let branches = Self.branches(schema)
-        if branches.count == 1 && schema.properties.isEmpty && schema.allOf.isEmpty {
+        if branches.count == 1 && schema.properties.isEmpty && schema.allOf.isEmpty && schema.discriminator == nil {
             var inner = resolve(branches[0], suggestedName: suggestedName, scope: scope, multipart: multipart)
             inner.nullable = inner.nullable || nullable
             return inner
         }
-        if schema.allOf.count == 1 && schema.properties.isEmpty && branches.isEmpty {
-            var inner = resolve(schema.allOf[0], suggestedName: suggestedName, scope: scope, multipart: multipart)
+        if let single = Self.singleSubstantiveMember(schema), branches.isEmpty {
+            var inner = resolve(single, suggestedName: suggestedName, scope: scope, multipart: multipart)
             inner.nullable = inner.nullable || nullable
             return inner
         }
@@ -328,7 +343,10 @@ struct SchemaTranslator {
         {
             return .openEnum(makeOpenEnum(name: reserve(), values: values, documentation: documentation))
         }
-        if branches.count >= 2 && schema.properties.isEmpty && schema.allOf.isEmpty {
+        // A discriminated union stays a union with one variant: a second one is a new case, not a
+        // type change for callers.
+        let isUnion = branches.count >= 2 || (branches.count == 1 && schema.discriminator != nil)
+        if isUnion && schema.properties.isEmpty && schema.allOf.isEmpty {
             if let values = stringValues(schema) {
                 if values.isEmpty { return nil }
                 return .openEnum(makeOpenEnum(name: reserve(), values: values, documentation: documentation))
@@ -363,6 +381,27 @@ struct SchemaTranslator {
             return .union(
                 UnionDecl(name: name, documentation: documentation, discriminator: nil, cases: cases, isIndirect: false,
                           nested: inner.nested))
+        }
+        // `allOf: [<union>, {properties}]`: the union, its variants carrying the shared members.
+        if schema.properties.isEmpty, schema.allOf.count >= 2,
+            let unionIndex = schema.allOf.firstIndex(where: { isUnionSchema($0) }),
+            schema.allOf.filter({ isUnionSchema($0) }).count == 1
+        {
+            let union = schema.allOf[unionIndex]
+            let resolvedUnion = target(union) ?? union
+            let shared = schema.allOf.enumerated().filter { $0.offset != unionIndex }
+                .flatMap { flattenedObject($0.element).properties.map(\.name) }
+            if !shared.isEmpty {
+            diagnostics.append(
+                warn(
+                    "allof-union",
+                    "\(scope.qualified(fixedName ?? suggestedName)): allOf of a union and the members \(shared.joined(separator: ", ")); generated as the union, whose variants must declare those members",
+                    schema))
+            }
+            return .union(
+                makeUnion(
+                    resolvedUnion, branches: Self.branches(resolvedUnion), name: reserve(), documentation: documentation,
+                    scope: scope))
         }
         let isObject = !schema.properties.isEmpty || !schema.allOf.isEmpty
         if isObject {
@@ -703,10 +742,10 @@ struct SchemaTranslator {
         for _ in 0..<8 {
             guard current.ref == nil, current.properties.isEmpty else { break }
             let branches = Self.branches(current)
-            if branches.count == 1, current.allOf.isEmpty, branches[0].ref == nil {
+            if branches.count == 1, current.allOf.isEmpty, branches[0].ref == nil, current.discriminator == nil {
                 current = branches[0]
-            } else if current.allOf.count == 1, branches.isEmpty, current.allOf[0].ref == nil {
-                current = current.allOf[0]
+            } else if let single = Self.singleSubstantiveMember(current), branches.isEmpty, single.ref == nil {
+                current = single
             } else {
                 break
             }

@@ -1803,9 +1803,9 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
     /// The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
     public var maxCompletionTokens: Swift.Int?
     /// The `truncation_strategy` member.
-    public var truncationStrategy: CreateRunRequest.TruncationStrategy?
+    public var truncationStrategy: TruncationObject?
     /// The `tool_choice` member.
-    public var toolChoice: CreateRunRequest.ToolChoiceValue?
+    public var toolChoice: AssistantsAPIToolChoiceOption?
     /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls?
     /// Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
@@ -1851,8 +1851,8 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         stream: Swift.Bool? = nil,
         maxPromptTokens: Swift.Int? = nil,
         maxCompletionTokens: Swift.Int? = nil,
-        truncationStrategy: CreateRunRequest.TruncationStrategy? = nil,
-        toolChoice: CreateRunRequest.ToolChoiceValue? = nil,
+        truncationStrategy: TruncationObject? = nil,
+        toolChoice: AssistantsAPIToolChoiceOption? = nil,
         parallelToolCalls: ParallelToolCalls? = nil,
         responseFormat: AssistantsAPIResponseFormatOption? = nil
     ) {
@@ -1914,8 +1914,8 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
         self.maxPromptTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxPromptTokens)
         self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-        self.truncationStrategy = try container.decodeIfPresent(CreateRunRequest.TruncationStrategy.self, forKey: .truncationStrategy)
-        self.toolChoice = try container.decodeIfPresent(CreateRunRequest.ToolChoiceValue.self, forKey: .toolChoice)
+        self.truncationStrategy = try container.decodeIfPresent(TruncationObject.self, forKey: .truncationStrategy)
+        self.toolChoice = try container.decodeIfPresent(AssistantsAPIToolChoiceOption.self, forKey: .toolChoice)
         self.parallelToolCalls = try container.decodeIfPresent(ParallelToolCalls.self, forKey: .parallelToolCalls)
         self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
     }
@@ -2126,94 +2126,6 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
             }
         }
     }
-
-    /// The `truncation_strategy` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/truncation_strategy`.
-    public struct TruncationStrategy: Codable, Hashable, Sendable {
-        /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-        public var type: CreateRunRequest.TruncationStrategy.TypeValue
-        /// The `last_messages` member.
-        public var lastMessages: Swift.Int?
-
-        /// Creates a new `TruncationStrategy`.
-        ///
-        /// - Parameters:
-        ///   - type: The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-        ///   - lastMessages: The `last_messages` member.
-        public init(
-            type: CreateRunRequest.TruncationStrategy.TypeValue,
-            lastMessages: Swift.Int? = nil
-        ) {
-            self.type = type
-            self.lastMessages = lastMessages
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case lastMessages = "last_messages"
-        }
-
-        /// Decodes `TruncationStrategy` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decode(CreateRunRequest.TruncationStrategy.TypeValue.self, forKey: .type)
-            self.lastMessages = try container.decodeIfPresent(Swift.Int.self, forKey: .lastMessages)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.type, forKey: .type)
-            try container.encodeIfPresent(self.lastMessages, forKey: .lastMessages)
-        }
-
-        /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/TruncationObject/properties/type`.
-        public struct TypeValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `auto`
-            public static var auto: Self { Self(rawValue: "auto") }
-
-            /// `last_messages`
-            public static var lastMessages: Self { Self(rawValue: "last_messages") }
-        }
-    }
-
-    /// The `tool_choice` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/tool_choice`.
-    public struct ToolChoiceValue: Codable, Hashable, Sendable {
-        /// Creates a new `ToolChoiceValue`.
-        public init() {
-        }
-
-        /// Decodes `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-        }
-    }
 }
 
 /// The `CreateThreadAndRunRequest` schema.
@@ -2248,9 +2160,9 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     /// The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
     public var maxCompletionTokens: Swift.Int?
     /// The `truncation_strategy` member.
-    public var truncationStrategy: CreateThreadAndRunRequest.TruncationStrategy?
+    public var truncationStrategy: TruncationObject?
     /// The `tool_choice` member.
-    public var toolChoice: CreateThreadAndRunRequest.ToolChoiceValue?
+    public var toolChoice: AssistantsAPIToolChoiceOption?
     /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls?
     /// Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
@@ -2294,8 +2206,8 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         stream: Swift.Bool? = nil,
         maxPromptTokens: Swift.Int? = nil,
         maxCompletionTokens: Swift.Int? = nil,
-        truncationStrategy: CreateThreadAndRunRequest.TruncationStrategy? = nil,
-        toolChoice: CreateThreadAndRunRequest.ToolChoiceValue? = nil,
+        truncationStrategy: TruncationObject? = nil,
+        toolChoice: AssistantsAPIToolChoiceOption? = nil,
         parallelToolCalls: ParallelToolCalls? = nil,
         responseFormat: AssistantsAPIResponseFormatOption? = nil
     ) {
@@ -2354,8 +2266,8 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
         self.maxPromptTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxPromptTokens)
         self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-        self.truncationStrategy = try container.decodeIfPresent(CreateThreadAndRunRequest.TruncationStrategy.self, forKey: .truncationStrategy)
-        self.toolChoice = try container.decodeIfPresent(CreateThreadAndRunRequest.ToolChoiceValue.self, forKey: .toolChoice)
+        self.truncationStrategy = try container.decodeIfPresent(TruncationObject.self, forKey: .truncationStrategy)
+        self.toolChoice = try container.decodeIfPresent(AssistantsAPIToolChoiceOption.self, forKey: .toolChoice)
         self.parallelToolCalls = try container.decodeIfPresent(ParallelToolCalls.self, forKey: .parallelToolCalls)
         self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
     }
@@ -2672,94 +2584,6 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.vectorStoreIDs, forKey: .vectorStoreIDs)
             }
-        }
-    }
-
-    /// The `truncation_strategy` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/truncation_strategy`.
-    public struct TruncationStrategy: Codable, Hashable, Sendable {
-        /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-        public var type: CreateThreadAndRunRequest.TruncationStrategy.TypeValue
-        /// The `last_messages` member.
-        public var lastMessages: Swift.Int?
-
-        /// Creates a new `TruncationStrategy`.
-        ///
-        /// - Parameters:
-        ///   - type: The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-        ///   - lastMessages: The `last_messages` member.
-        public init(
-            type: CreateThreadAndRunRequest.TruncationStrategy.TypeValue,
-            lastMessages: Swift.Int? = nil
-        ) {
-            self.type = type
-            self.lastMessages = lastMessages
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case lastMessages = "last_messages"
-        }
-
-        /// Decodes `TruncationStrategy` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decode(CreateThreadAndRunRequest.TruncationStrategy.TypeValue.self, forKey: .type)
-            self.lastMessages = try container.decodeIfPresent(Swift.Int.self, forKey: .lastMessages)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.type, forKey: .type)
-            try container.encodeIfPresent(self.lastMessages, forKey: .lastMessages)
-        }
-
-        /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/TruncationObject/properties/type`.
-        public struct TypeValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `auto`
-            public static var auto: Self { Self(rawValue: "auto") }
-
-            /// `last_messages`
-            public static var lastMessages: Self { Self(rawValue: "last_messages") }
-        }
-    }
-
-    /// The `tool_choice` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_choice`.
-    public struct ToolChoiceValue: Codable, Hashable, Sendable {
-        /// Creates a new `ToolChoiceValue`.
-        public init() {
-        }
-
-        /// Decodes `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
         }
     }
 }
@@ -3949,5 +3773,211 @@ public struct MessageContentRefusalObject: Codable, Hashable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("refusal", forKey: .type)
         try container.encode(self.refusal, forKey: .refusal)
+    }
+}
+
+/// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
+///
+/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject`.
+public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable {
+    /// The text in the message content that needs to be replaced.
+    public var text: Swift.String
+    /// The `file_citation` member.
+    public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
+    /// The `start_index` member.
+    public var startIndex: Swift.Int
+    /// The `end_index` member.
+    public var endIndex: Swift.Int
+
+    /// Creates a new `MessageContentTextAnnotationsFileCitationObject`.
+    ///
+    /// - Parameters:
+    ///   - text: The text in the message content that needs to be replaced.
+    ///   - fileCitation: The `file_citation` member.
+    ///   - startIndex: The `start_index` member.
+    ///   - endIndex: The `end_index` member.
+    public init(
+        text: Swift.String,
+        fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int
+    ) {
+        self.text = text
+        self.fileCitation = fileCitation
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case fileCitation = "file_citation"
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case type
+    }
+
+    /// Decodes `MessageContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_citation", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+        self.fileCitation = try container.decode(MessageContentTextAnnotationsFileCitationObject.FileCitation.self, forKey: .fileCitation)
+        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
+        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_citation", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encode(self.fileCitation, forKey: .fileCitation)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+    }
+
+    /// The `file_citation` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
+    public struct FileCitation: Codable, Hashable, Sendable {
+        /// The ID of the specific File the citation is from.
+        public var fileID: Swift.String
+
+        /// Creates a new `FileCitation`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the specific File the citation is from.
+        public init(fileID: Swift.String) {
+            self.fileID = fileID
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case fileID = "file_id"
+        }
+
+        /// Decodes `FileCitation` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.fileID, forKey: .fileID)
+        }
+    }
+}
+
+/// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
+///
+/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject`.
+public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Sendable {
+    /// The text in the message content that needs to be replaced.
+    public var text: Swift.String
+    /// The `file_path` member.
+    public var filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue
+    /// The `start_index` member.
+    public var startIndex: Swift.Int
+    /// The `end_index` member.
+    public var endIndex: Swift.Int
+
+    /// Creates a new `MessageContentTextAnnotationsFilePathObject`.
+    ///
+    /// - Parameters:
+    ///   - text: The text in the message content that needs to be replaced.
+    ///   - filePath: The `file_path` member.
+    ///   - startIndex: The `start_index` member.
+    ///   - endIndex: The `end_index` member.
+    public init(
+        text: Swift.String,
+        filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int
+    ) {
+        self.text = text
+        self.filePath = filePath
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case filePath = "file_path"
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case type
+    }
+
+    /// Decodes `MessageContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
+    ///
+    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+    ///   of a member whose value does not fit its type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try container.decodeConstant("file_path", forKey: .type)
+        self.text = try container.decode(Swift.String.self, forKey: .text)
+        self.filePath = try container.decode(MessageContentTextAnnotationsFilePathObject.FilePathValue.self, forKey: .filePath)
+        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
+        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_path", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encode(self.filePath, forKey: .filePath)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+    }
+
+    /// The `file_path` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
+    public struct FilePathValue: Codable, Hashable, Sendable {
+        /// The ID of the file that was generated.
+        public var fileID: Swift.String
+
+        /// Creates a new `FilePathValue`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the file that was generated.
+        public init(fileID: Swift.String) {
+            self.fileID = fileID
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case fileID = "file_id"
+        }
+
+        /// Decodes `FilePathValue` from its JSON object; members it does not declare are ignored.
+        ///
+        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
+        ///   of a member whose value does not fit its type.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.fileID, forKey: .fileID)
+        }
     }
 }

@@ -3,212 +3,6 @@
 
 import Foundation
 
-/// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
-///
-/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject`.
-public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable {
-    /// The text in the message content that needs to be replaced.
-    public var text: Swift.String
-    /// The `file_citation` member.
-    public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
-    /// The `start_index` member.
-    public var startIndex: Swift.Int
-    /// The `end_index` member.
-    public var endIndex: Swift.Int
-
-    /// Creates a new `MessageContentTextAnnotationsFileCitationObject`.
-    ///
-    /// - Parameters:
-    ///   - text: The text in the message content that needs to be replaced.
-    ///   - fileCitation: The `file_citation` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
-    public init(
-        text: Swift.String,
-        fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int
-    ) {
-        self.text = text
-        self.fileCitation = fileCitation
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case fileCitation = "file_citation"
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case type
-    }
-
-    /// Decodes `MessageContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.fileCitation = try container.decode(MessageContentTextAnnotationsFileCitationObject.FileCitation.self, forKey: .fileCitation)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_citation", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.fileCitation, forKey: .fileCitation)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-    }
-
-    /// The `file_citation` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
-    public struct FileCitation: Codable, Hashable, Sendable {
-        /// The ID of the specific File the citation is from.
-        public var fileID: Swift.String
-
-        /// Creates a new `FileCitation`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The ID of the specific File the citation is from.
-        public init(fileID: Swift.String) {
-            self.fileID = fileID
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case fileID = "file_id"
-        }
-
-        /// Decodes `FileCitation` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.fileID, forKey: .fileID)
-        }
-    }
-}
-
-/// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
-///
-/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject`.
-public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Sendable {
-    /// The text in the message content that needs to be replaced.
-    public var text: Swift.String
-    /// The `file_path` member.
-    public var filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue
-    /// The `start_index` member.
-    public var startIndex: Swift.Int
-    /// The `end_index` member.
-    public var endIndex: Swift.Int
-
-    /// Creates a new `MessageContentTextAnnotationsFilePathObject`.
-    ///
-    /// - Parameters:
-    ///   - text: The text in the message content that needs to be replaced.
-    ///   - filePath: The `file_path` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
-    public init(
-        text: Swift.String,
-        filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int
-    ) {
-        self.text = text
-        self.filePath = filePath
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case filePath = "file_path"
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case type
-    }
-
-    /// Decodes `MessageContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_path", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.filePath = try container.decode(MessageContentTextAnnotationsFilePathObject.FilePathValue.self, forKey: .filePath)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_path", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.filePath, forKey: .filePath)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-    }
-
-    /// The `file_path` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
-    public struct FilePathValue: Codable, Hashable, Sendable {
-        /// The ID of the file that was generated.
-        public var fileID: Swift.String
-
-        /// Creates a new `FilePathValue`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The ID of the file that was generated.
-        public init(fileID: Swift.String) {
-            self.fileID = fileID
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case fileID = "file_id"
-        }
-
-        /// Decodes `FilePathValue` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.fileID, forKey: .fileID)
-        }
-    }
-}
-
 /// The text content that is part of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentTextObject`.
@@ -1523,9 +1317,9 @@ public struct RunObject: Codable, Hashable, Sendable {
     /// The maximum number of completion tokens specified to have been used over the course of the run.
     public var maxCompletionTokens: Swift.Int?
     /// The `truncation_strategy` member.
-    public var truncationStrategy: RunObject.TruncationStrategy
+    public var truncationStrategy: TruncationObject
     /// The `tool_choice` member.
-    public var toolChoice: RunObject.ToolChoiceValue
+    public var toolChoice: AssistantsAPIToolChoiceOption
     /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls
     /// Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
@@ -1575,8 +1369,8 @@ public struct RunObject: Codable, Hashable, Sendable {
         model: Swift.String,
         instructions: Swift.String,
         tools: [RunObject.ToolValue],
-        truncationStrategy: RunObject.TruncationStrategy,
-        toolChoice: RunObject.ToolChoiceValue,
+        truncationStrategy: TruncationObject,
+        toolChoice: AssistantsAPIToolChoiceOption,
         parallelToolCalls: ParallelToolCalls,
         requiredAction: RunObject.RequiredAction? = nil,
         lastError: RunObject.LastError? = nil,
@@ -1681,8 +1475,8 @@ public struct RunObject: Codable, Hashable, Sendable {
         self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
         self.maxPromptTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxPromptTokens)
         self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-        self.truncationStrategy = try container.decode(RunObject.TruncationStrategy.self, forKey: .truncationStrategy)
-        self.toolChoice = try container.decode(RunObject.ToolChoiceValue.self, forKey: .toolChoice)
+        self.truncationStrategy = try container.decode(TruncationObject.self, forKey: .truncationStrategy)
+        self.toolChoice = try container.decode(AssistantsAPIToolChoiceOption.self, forKey: .toolChoice)
         self.parallelToolCalls = try container.decode(ParallelToolCalls.self, forKey: .parallelToolCalls)
         self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
     }
@@ -2004,94 +1798,6 @@ public struct RunObject: Codable, Hashable, Sendable {
                 case .function(let value): try value.encode(to: encoder)
                 case .unknown(let value): try value.encode(to: encoder)
             }
-        }
-    }
-
-    /// The `truncation_strategy` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunObject/properties/truncation_strategy`.
-    public struct TruncationStrategy: Codable, Hashable, Sendable {
-        /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-        public var type: RunObject.TruncationStrategy.TypeValue
-        /// The `last_messages` member.
-        public var lastMessages: Swift.Int?
-
-        /// Creates a new `TruncationStrategy`.
-        ///
-        /// - Parameters:
-        ///   - type: The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-        ///   - lastMessages: The `last_messages` member.
-        public init(
-            type: RunObject.TruncationStrategy.TypeValue,
-            lastMessages: Swift.Int? = nil
-        ) {
-            self.type = type
-            self.lastMessages = lastMessages
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case lastMessages = "last_messages"
-        }
-
-        /// Decodes `TruncationStrategy` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decode(RunObject.TruncationStrategy.TypeValue.self, forKey: .type)
-            self.lastMessages = try container.decodeIfPresent(Swift.Int.self, forKey: .lastMessages)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.type, forKey: .type)
-            try container.encodeIfPresent(self.lastMessages, forKey: .lastMessages)
-        }
-
-        /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/TruncationObject/properties/type`.
-        public struct TypeValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `auto`
-            public static var auto: Self { Self(rawValue: "auto") }
-
-            /// `last_messages`
-            public static var lastMessages: Self { Self(rawValue: "last_messages") }
-        }
-    }
-
-    /// The `tool_choice` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RunObject/properties/tool_choice`.
-    public struct ToolChoiceValue: Codable, Hashable, Sendable {
-        /// Creates a new `ToolChoiceValue`.
-        public init() {
-        }
-
-        /// Decodes `ToolChoiceValue` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
         }
     }
 }

@@ -354,40 +354,315 @@ public struct BetaErrorPayload: Codable, Hashable, Sendable {
 
 /// The `BetaResponsesWebSocketStreamEvent` schema.
 ///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesWebSocketStreamEvent`.
-public struct BetaResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
-    /// The WebSocket lane that emitted this event. This field is present
-    /// when the originating `response.create` event supplied a
-    /// `stream_id`.
-    public var streamID: Swift.String?
+public enum BetaResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
+    /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
+    case responseAudioDelta(BetaResponseAudioDeltaEvent)
+    /// Emitted when the audio response is complete. (type: `response.audio.done`)
+    case responseAudioDone(BetaResponseAudioDoneEvent)
+    /// Emitted when there is a partial transcript of audio. (type: `response.audio.transcript.delta`)
+    case responseAudioTranscriptDelta(BetaResponseAudioTranscriptDeltaEvent)
+    /// Emitted when the full audio transcript is completed. (type: `response.audio.transcript.done`)
+    case responseAudioTranscriptDone(BetaResponseAudioTranscriptDoneEvent)
+    /// Emitted when a partial code snippet is streamed by the code interpreter. (type: `response.code_interpreter_call_code.delta`)
+    case responseCodeInterpreterCallCodeDelta(BetaResponseCodeInterpreterCallCodeDeltaEvent)
+    /// Emitted when the code snippet is finalized by the code interpreter. (type: `response.code_interpreter_call_code.done`)
+    case responseCodeInterpreterCallCodeDone(BetaResponseCodeInterpreterCallCodeDoneEvent)
+    /// Emitted when the code interpreter call is completed. (type: `response.code_interpreter_call.completed`)
+    case responseCodeInterpreterCallCompleted(BetaResponseCodeInterpreterCallCompletedEvent)
+    /// Emitted when a code interpreter call is in progress. (type: `response.code_interpreter_call.in_progress`)
+    case responseCodeInterpreterCallInProgress(BetaResponseCodeInterpreterCallInProgressEvent)
+    /// Emitted when the code interpreter is actively interpreting the code snippet. (type: `response.code_interpreter_call.interpreting`)
+    case responseCodeInterpreterCallInterpreting(BetaResponseCodeInterpreterCallInterpretingEvent)
+    /// Emitted when the model response is complete. (type: `response.completed`)
+    case responseCompleted(BetaResponseCompletedEvent)
+    /// Emitted when a new content part is added. (type: `response.content_part.added`)
+    case responseContentPartAdded(BetaResponseContentPartAddedEvent)
+    /// Emitted when a content part is done. (type: `response.content_part.done`)
+    case responseContentPartDone(BetaResponseContentPartDoneEvent)
+    /// An event that is emitted when a response is created. (type: `response.created`)
+    case responseCreated(BetaResponseCreatedEvent)
+    /// Emitted when a file search call is completed (results found). (type: `response.file_search_call.completed`)
+    case responseFileSearchCallCompleted(BetaResponseFileSearchCallCompletedEvent)
+    /// Emitted when a file search call is initiated. (type: `response.file_search_call.in_progress`)
+    case responseFileSearchCallInProgress(BetaResponseFileSearchCallInProgressEvent)
+    /// Emitted when a file search is currently searching. (type: `response.file_search_call.searching`)
+    case responseFileSearchCallSearching(BetaResponseFileSearchCallSearchingEvent)
+    /// Emitted when there is a partial function-call arguments delta. (type: `response.function_call_arguments.delta`)
+    case responseFunctionCallArgumentsDelta(BetaResponseFunctionCallArgumentsDeltaEvent)
+    /// Emitted when function-call arguments are finalized. (type: `response.function_call_arguments.done`)
+    case responseFunctionCallArgumentsDone(BetaResponseFunctionCallArgumentsDoneEvent)
+    /// A streaming event that indicated a shell command was added to a tool call. (type: `response.shell_call_command.added`)
+    case responseShellCallCommandAdded(BetaResponseShellCallCommandAddedStreamingEvent)
+    /// A streaming event that indicated a shell command was incrementally updated. (type: `response.shell_call_command.delta`)
+    case responseShellCallCommandDelta(BetaResponseShellCallCommandDeltaStreamingEvent)
+    /// A streaming event that indicated a shell command was completed. (type: `response.shell_call_command.done`)
+    case responseShellCallCommandDone(BetaResponseShellCallCommandDoneStreamingEvent)
+    /// A streaming event that indicated shell call output was incrementally added. (type: `response.shell_call_output_content.delta`)
+    case responseShellCallOutputContentDelta(BetaResponseShellCallOutputContentDeltaStreamingEvent)
+    /// A streaming event that indicated shell call output was completed. (type: `response.shell_call_output_content.done`)
+    case responseShellCallOutputContentDone(BetaResponseShellCallOutputContentDoneStreamingEvent)
+    /// Emitted when the response is in progress. (type: `response.in_progress`)
+    case responseInProgress(BetaResponseInProgressEvent)
+    /// An event that is emitted when a response fails. (type: `response.failed`)
+    case responseFailed(BetaResponseFailedEvent)
+    /// An event that is emitted when a response finishes as incomplete. (type: `response.incomplete`)
+    case responseIncomplete(BetaResponseIncompleteEvent)
+    /// Emitted when a new output item is added. (type: `response.output_item.added`)
+    case responseOutputItemAdded(BetaResponseOutputItemAddedEvent)
+    /// Emitted when an output item is marked done. (type: `response.output_item.done`)
+    case responseOutputItemDone(BetaResponseOutputItemDoneEvent)
+    /// Emitted when a new reasoning summary part is added. (type: `response.reasoning_summary_part.added`)
+    case responseReasoningSummaryPartAdded(BetaResponseReasoningSummaryPartAddedEvent)
+    /// Emitted when a reasoning summary part is completed. (type: `response.reasoning_summary_part.done`)
+    case responseReasoningSummaryPartDone(BetaResponseReasoningSummaryPartDoneEvent)
+    /// Emitted when a delta is added to a reasoning summary text. (type: `response.reasoning_summary_text.delta`)
+    case responseReasoningSummaryTextDelta(BetaResponseReasoningSummaryTextDeltaEvent)
+    /// Emitted when a reasoning summary text is completed. (type: `response.reasoning_summary_text.done`)
+    case responseReasoningSummaryTextDone(BetaResponseReasoningSummaryTextDoneEvent)
+    /// Emitted when a delta is added to a reasoning text. (type: `response.reasoning_text.delta`)
+    case responseReasoningTextDelta(BetaResponseReasoningTextDeltaEvent)
+    /// Emitted when a reasoning text is completed. (type: `response.reasoning_text.done`)
+    case responseReasoningTextDone(BetaResponseReasoningTextDoneEvent)
+    /// Emitted when there is a partial refusal text. (type: `response.refusal.delta`)
+    case responseRefusalDelta(BetaResponseRefusalDeltaEvent)
+    /// Emitted when refusal text is finalized. (type: `response.refusal.done`)
+    case responseRefusalDone(BetaResponseRefusalDoneEvent)
+    /// Emitted when there is an additional text delta. (type: `response.output_text.delta`)
+    case responseOutputTextDelta(BetaResponseTextDeltaEvent)
+    /// Emitted when text content is finalized. (type: `response.output_text.done`)
+    case responseOutputTextDone(BetaResponseTextDoneEvent)
+    /// Emitted when a web search call is completed. (type: `response.web_search_call.completed`)
+    case responseWebSearchCallCompleted(BetaResponseWebSearchCallCompletedEvent)
+    /// Emitted when a web search call is initiated. (type: `response.web_search_call.in_progress`)
+    case responseWebSearchCallInProgress(BetaResponseWebSearchCallInProgressEvent)
+    /// Emitted when a web search call is executing. (type: `response.web_search_call.searching`)
+    case responseWebSearchCallSearching(BetaResponseWebSearchCallSearchingEvent)
+    /// Emitted when an image generation tool call has completed and the final image is available. (type: `response.image_generation_call.completed`)
+    case responseImageGenerationCallCompleted(BetaResponseImageGenCallCompletedEvent)
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state). (type: `response.image_generation_call.generating`)
+    case responseImageGenerationCallGenerating(BetaResponseImageGenCallGeneratingEvent)
+    /// Emitted when an image generation tool call is in progress. (type: `response.image_generation_call.in_progress`)
+    case responseImageGenerationCallInProgress(BetaResponseImageGenCallInProgressEvent)
+    /// Emitted when a partial image is available during image generation streaming. (type: `response.image_generation_call.partial_image`)
+    case responseImageGenerationCallPartialImage(BetaResponseImageGenCallPartialImageEvent)
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. (type: `response.mcp_call_arguments.delta`)
+    case responseMCPCallArgumentsDelta(BetaResponseMCPCallArgumentsDeltaEvent)
+    /// Emitted when the arguments for an MCP tool call are finalized. (type: `response.mcp_call_arguments.done`)
+    case responseMCPCallArgumentsDone(BetaResponseMCPCallArgumentsDoneEvent)
+    /// Emitted when an MCP  tool call has completed successfully. (type: `response.mcp_call.completed`)
+    case responseMCPCallCompleted(BetaResponseMCPCallCompletedEvent)
+    /// Emitted when an MCP  tool call has failed. (type: `response.mcp_call.failed`)
+    case responseMCPCallFailed(BetaResponseMCPCallFailedEvent)
+    /// Emitted when an MCP  tool call is in progress. (type: `response.mcp_call.in_progress`)
+    case responseMCPCallInProgress(BetaResponseMCPCallInProgressEvent)
+    /// Emitted when the list of available MCP tools has been successfully retrieved. (type: `response.mcp_list_tools.completed`)
+    case responseMCPListToolsCompleted(BetaResponseMCPListToolsCompletedEvent)
+    /// Emitted when the attempt to list available MCP tools has failed. (type: `response.mcp_list_tools.failed`)
+    case responseMCPListToolsFailed(BetaResponseMCPListToolsFailedEvent)
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools. (type: `response.mcp_list_tools.in_progress`)
+    case responseMCPListToolsInProgress(BetaResponseMCPListToolsInProgressEvent)
+    /// Emitted when an annotation is added to output text content. (type: `response.output_text.annotation.added`)
+    case responseOutputTextAnnotationAdded(BetaResponseOutputTextAnnotationAddedEvent)
+    /// Emitted when a response is queued and waiting to be processed. (type: `response.queued`)
+    case responseQueued(BetaResponseQueuedEvent)
+    /// Event representing a delta (partial update) to the input of a custom tool call. (type: `response.custom_tool_call_input.delta`)
+    case responseCustomToolCallInputDelta(BetaResponseCustomToolCallInputDeltaEvent)
+    /// Event indicating that input for a custom tool call is complete. (type: `response.custom_tool_call_input.done`)
+    case responseCustomToolCallInputDone(BetaResponseCustomToolCallInputDoneEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
 
-    /// Creates a new `BetaResponsesWebSocketStreamEvent`.
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
     ///
-    /// - Parameters:
-    ///   - streamID: The WebSocket lane that emitted this event. This field is present
-    public init(streamID: Swift.String? = nil) {
-        self.streamID = streamID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case streamID = "stream_id"
-    }
-
-    /// Decodes `BetaResponsesWebSocketStreamEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+        switch decoder.discriminator("type") {
+            case "response.audio.delta":
+                self = .responseAudioDelta(try BetaResponseAudioDeltaEvent(from: decoder))
+            case "response.audio.done":
+                self = .responseAudioDone(try BetaResponseAudioDoneEvent(from: decoder))
+            case "response.audio.transcript.delta":
+                self = .responseAudioTranscriptDelta(try BetaResponseAudioTranscriptDeltaEvent(from: decoder))
+            case "response.audio.transcript.done":
+                self = .responseAudioTranscriptDone(try BetaResponseAudioTranscriptDoneEvent(from: decoder))
+            case "response.code_interpreter_call_code.delta":
+                self = .responseCodeInterpreterCallCodeDelta(try BetaResponseCodeInterpreterCallCodeDeltaEvent(from: decoder))
+            case "response.code_interpreter_call_code.done":
+                self = .responseCodeInterpreterCallCodeDone(try BetaResponseCodeInterpreterCallCodeDoneEvent(from: decoder))
+            case "response.code_interpreter_call.completed":
+                self = .responseCodeInterpreterCallCompleted(try BetaResponseCodeInterpreterCallCompletedEvent(from: decoder))
+            case "response.code_interpreter_call.in_progress":
+                self = .responseCodeInterpreterCallInProgress(try BetaResponseCodeInterpreterCallInProgressEvent(from: decoder))
+            case "response.code_interpreter_call.interpreting":
+                self = .responseCodeInterpreterCallInterpreting(try BetaResponseCodeInterpreterCallInterpretingEvent(from: decoder))
+            case "response.completed":
+                self = .responseCompleted(try BetaResponseCompletedEvent(from: decoder))
+            case "response.content_part.added":
+                self = .responseContentPartAdded(try BetaResponseContentPartAddedEvent(from: decoder))
+            case "response.content_part.done":
+                self = .responseContentPartDone(try BetaResponseContentPartDoneEvent(from: decoder))
+            case "response.created":
+                self = .responseCreated(try BetaResponseCreatedEvent(from: decoder))
+            case "response.file_search_call.completed":
+                self = .responseFileSearchCallCompleted(try BetaResponseFileSearchCallCompletedEvent(from: decoder))
+            case "response.file_search_call.in_progress":
+                self = .responseFileSearchCallInProgress(try BetaResponseFileSearchCallInProgressEvent(from: decoder))
+            case "response.file_search_call.searching":
+                self = .responseFileSearchCallSearching(try BetaResponseFileSearchCallSearchingEvent(from: decoder))
+            case "response.function_call_arguments.delta":
+                self = .responseFunctionCallArgumentsDelta(try BetaResponseFunctionCallArgumentsDeltaEvent(from: decoder))
+            case "response.function_call_arguments.done":
+                self = .responseFunctionCallArgumentsDone(try BetaResponseFunctionCallArgumentsDoneEvent(from: decoder))
+            case "response.shell_call_command.added":
+                self = .responseShellCallCommandAdded(try BetaResponseShellCallCommandAddedStreamingEvent(from: decoder))
+            case "response.shell_call_command.delta":
+                self = .responseShellCallCommandDelta(try BetaResponseShellCallCommandDeltaStreamingEvent(from: decoder))
+            case "response.shell_call_command.done":
+                self = .responseShellCallCommandDone(try BetaResponseShellCallCommandDoneStreamingEvent(from: decoder))
+            case "response.shell_call_output_content.delta":
+                self = .responseShellCallOutputContentDelta(try BetaResponseShellCallOutputContentDeltaStreamingEvent(from: decoder))
+            case "response.shell_call_output_content.done":
+                self = .responseShellCallOutputContentDone(try BetaResponseShellCallOutputContentDoneStreamingEvent(from: decoder))
+            case "response.in_progress":
+                self = .responseInProgress(try BetaResponseInProgressEvent(from: decoder))
+            case "response.failed":
+                self = .responseFailed(try BetaResponseFailedEvent(from: decoder))
+            case "response.incomplete":
+                self = .responseIncomplete(try BetaResponseIncompleteEvent(from: decoder))
+            case "response.output_item.added":
+                self = .responseOutputItemAdded(try BetaResponseOutputItemAddedEvent(from: decoder))
+            case "response.output_item.done":
+                self = .responseOutputItemDone(try BetaResponseOutputItemDoneEvent(from: decoder))
+            case "response.reasoning_summary_part.added":
+                self = .responseReasoningSummaryPartAdded(try BetaResponseReasoningSummaryPartAddedEvent(from: decoder))
+            case "response.reasoning_summary_part.done":
+                self = .responseReasoningSummaryPartDone(try BetaResponseReasoningSummaryPartDoneEvent(from: decoder))
+            case "response.reasoning_summary_text.delta":
+                self = .responseReasoningSummaryTextDelta(try BetaResponseReasoningSummaryTextDeltaEvent(from: decoder))
+            case "response.reasoning_summary_text.done":
+                self = .responseReasoningSummaryTextDone(try BetaResponseReasoningSummaryTextDoneEvent(from: decoder))
+            case "response.reasoning_text.delta":
+                self = .responseReasoningTextDelta(try BetaResponseReasoningTextDeltaEvent(from: decoder))
+            case "response.reasoning_text.done":
+                self = .responseReasoningTextDone(try BetaResponseReasoningTextDoneEvent(from: decoder))
+            case "response.refusal.delta":
+                self = .responseRefusalDelta(try BetaResponseRefusalDeltaEvent(from: decoder))
+            case "response.refusal.done":
+                self = .responseRefusalDone(try BetaResponseRefusalDoneEvent(from: decoder))
+            case "response.output_text.delta":
+                self = .responseOutputTextDelta(try BetaResponseTextDeltaEvent(from: decoder))
+            case "response.output_text.done":
+                self = .responseOutputTextDone(try BetaResponseTextDoneEvent(from: decoder))
+            case "response.web_search_call.completed":
+                self = .responseWebSearchCallCompleted(try BetaResponseWebSearchCallCompletedEvent(from: decoder))
+            case "response.web_search_call.in_progress":
+                self = .responseWebSearchCallInProgress(try BetaResponseWebSearchCallInProgressEvent(from: decoder))
+            case "response.web_search_call.searching":
+                self = .responseWebSearchCallSearching(try BetaResponseWebSearchCallSearchingEvent(from: decoder))
+            case "response.image_generation_call.completed":
+                self = .responseImageGenerationCallCompleted(try BetaResponseImageGenCallCompletedEvent(from: decoder))
+            case "response.image_generation_call.generating":
+                self = .responseImageGenerationCallGenerating(try BetaResponseImageGenCallGeneratingEvent(from: decoder))
+            case "response.image_generation_call.in_progress":
+                self = .responseImageGenerationCallInProgress(try BetaResponseImageGenCallInProgressEvent(from: decoder))
+            case "response.image_generation_call.partial_image":
+                self = .responseImageGenerationCallPartialImage(try BetaResponseImageGenCallPartialImageEvent(from: decoder))
+            case "response.mcp_call_arguments.delta":
+                self = .responseMCPCallArgumentsDelta(try BetaResponseMCPCallArgumentsDeltaEvent(from: decoder))
+            case "response.mcp_call_arguments.done":
+                self = .responseMCPCallArgumentsDone(try BetaResponseMCPCallArgumentsDoneEvent(from: decoder))
+            case "response.mcp_call.completed":
+                self = .responseMCPCallCompleted(try BetaResponseMCPCallCompletedEvent(from: decoder))
+            case "response.mcp_call.failed":
+                self = .responseMCPCallFailed(try BetaResponseMCPCallFailedEvent(from: decoder))
+            case "response.mcp_call.in_progress":
+                self = .responseMCPCallInProgress(try BetaResponseMCPCallInProgressEvent(from: decoder))
+            case "response.mcp_list_tools.completed":
+                self = .responseMCPListToolsCompleted(try BetaResponseMCPListToolsCompletedEvent(from: decoder))
+            case "response.mcp_list_tools.failed":
+                self = .responseMCPListToolsFailed(try BetaResponseMCPListToolsFailedEvent(from: decoder))
+            case "response.mcp_list_tools.in_progress":
+                self = .responseMCPListToolsInProgress(try BetaResponseMCPListToolsInProgressEvent(from: decoder))
+            case "response.output_text.annotation.added":
+                self = .responseOutputTextAnnotationAdded(try BetaResponseOutputTextAnnotationAddedEvent(from: decoder))
+            case "response.queued":
+                self = .responseQueued(try BetaResponseQueuedEvent(from: decoder))
+            case "response.custom_tool_call_input.delta":
+                self = .responseCustomToolCallInputDelta(try BetaResponseCustomToolCallInputDeltaEvent(from: decoder))
+            case "response.custom_tool_call_input.done":
+                self = .responseCustomToolCallInputDone(try BetaResponseCustomToolCallInputDoneEvent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
     ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.streamID, forKey: .streamID)
+        switch self {
+            case .responseAudioDelta(let value): try value.encode(to: encoder)
+            case .responseAudioDone(let value): try value.encode(to: encoder)
+            case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
+            case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
+            case .responseCompleted(let value): try value.encode(to: encoder)
+            case .responseContentPartAdded(let value): try value.encode(to: encoder)
+            case .responseContentPartDone(let value): try value.encode(to: encoder)
+            case .responseCreated(let value): try value.encode(to: encoder)
+            case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
+            case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
+            case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
+            case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+            case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+            case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
+            case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
+            case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
+            case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
+            case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
+            case .responseInProgress(let value): try value.encode(to: encoder)
+            case .responseFailed(let value): try value.encode(to: encoder)
+            case .responseIncomplete(let value): try value.encode(to: encoder)
+            case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+            case .responseOutputItemDone(let value): try value.encode(to: encoder)
+            case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
+            case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
+            case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
+            case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
+            case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
+            case .responseReasoningTextDone(let value): try value.encode(to: encoder)
+            case .responseRefusalDelta(let value): try value.encode(to: encoder)
+            case .responseRefusalDone(let value): try value.encode(to: encoder)
+            case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+            case .responseOutputTextDone(let value): try value.encode(to: encoder)
+            case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
+            case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
+            case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
+            case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
+            case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
+            case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
+            case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
+            case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+            case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+            case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+            case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+            case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+            case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
+            case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
+            case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
+            case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
+            case .responseQueued(let value): try value.encode(to: encoder)
+            case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
+            case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
     }
 }
 

@@ -144,8 +144,37 @@ public struct ResponseWsError: Codable, Hashable, Sendable {
 
 /// Client events accepted by the Responses WebSocket server.
 ///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
 /// - Remark: Generated from `#/components/schemas/ResponsesClientEvent`.
-public typealias ResponsesClientEvent = ResponsesClientEventResponseCreate
+public enum ResponsesClientEvent: Codable, Hashable, Sendable {
+    /// Client event for creating a response over a persistent WebSocket connection. (type: `response.create`)
+    case responseCreate(ResponsesClientEventResponseCreate)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+            case "response.create":
+                self = .responseCreate(try ResponsesClientEventResponseCreate(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+            case .responseCreate(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
 
 /// Client event for creating a response over a persistent WebSocket connection.
 /// This payload uses the same top-level fields as `POST /v1/responses`, plus

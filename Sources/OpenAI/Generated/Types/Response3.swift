@@ -5,39 +5,314 @@ import Foundation
 
 /// The `ResponsesWebSocketStreamEvent` schema.
 ///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
 /// - Remark: Generated from `#/components/schemas/ResponsesWebSocketStreamEvent`.
-public struct ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
-    /// The WebSocket lane that emitted this event. This field is present
-    /// when the originating `response.create` event supplied a
-    /// `stream_id`.
-    public var streamID: Swift.String?
+public enum ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
+    /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
+    case responseAudioDelta(ResponseAudioDeltaEvent)
+    /// Emitted when the audio response is complete. (type: `response.audio.done`)
+    case responseAudioDone(ResponseAudioDoneEvent)
+    /// Emitted when there is a partial transcript of audio. (type: `response.audio.transcript.delta`)
+    case responseAudioTranscriptDelta(ResponseAudioTranscriptDeltaEvent)
+    /// Emitted when the full audio transcript is completed. (type: `response.audio.transcript.done`)
+    case responseAudioTranscriptDone(ResponseAudioTranscriptDoneEvent)
+    /// Emitted when a partial code snippet is streamed by the code interpreter. (type: `response.code_interpreter_call_code.delta`)
+    case responseCodeInterpreterCallCodeDelta(ResponseCodeInterpreterCallCodeDeltaEvent)
+    /// Emitted when the code snippet is finalized by the code interpreter. (type: `response.code_interpreter_call_code.done`)
+    case responseCodeInterpreterCallCodeDone(ResponseCodeInterpreterCallCodeDoneEvent)
+    /// Emitted when the code interpreter call is completed. (type: `response.code_interpreter_call.completed`)
+    case responseCodeInterpreterCallCompleted(ResponseCodeInterpreterCallCompletedEvent)
+    /// Emitted when a code interpreter call is in progress. (type: `response.code_interpreter_call.in_progress`)
+    case responseCodeInterpreterCallInProgress(ResponseCodeInterpreterCallInProgressEvent)
+    /// Emitted when the code interpreter is actively interpreting the code snippet. (type: `response.code_interpreter_call.interpreting`)
+    case responseCodeInterpreterCallInterpreting(ResponseCodeInterpreterCallInterpretingEvent)
+    /// Emitted when the model response is complete. (type: `response.completed`)
+    case responseCompleted(ResponseCompletedEvent)
+    /// Emitted when a new content part is added. (type: `response.content_part.added`)
+    case responseContentPartAdded(ResponseContentPartAddedEvent)
+    /// Emitted when a content part is done. (type: `response.content_part.done`)
+    case responseContentPartDone(ResponseContentPartDoneEvent)
+    /// An event that is emitted when a response is created. (type: `response.created`)
+    case responseCreated(ResponseCreatedEvent)
+    /// Emitted when a file search call is completed (results found). (type: `response.file_search_call.completed`)
+    case responseFileSearchCallCompleted(ResponseFileSearchCallCompletedEvent)
+    /// Emitted when a file search call is initiated. (type: `response.file_search_call.in_progress`)
+    case responseFileSearchCallInProgress(ResponseFileSearchCallInProgressEvent)
+    /// Emitted when a file search is currently searching. (type: `response.file_search_call.searching`)
+    case responseFileSearchCallSearching(ResponseFileSearchCallSearchingEvent)
+    /// Emitted when there is a partial function-call arguments delta. (type: `response.function_call_arguments.delta`)
+    case responseFunctionCallArgumentsDelta(ResponseFunctionCallArgumentsDeltaEvent)
+    /// Emitted when function-call arguments are finalized. (type: `response.function_call_arguments.done`)
+    case responseFunctionCallArgumentsDone(ResponseFunctionCallArgumentsDoneEvent)
+    /// A streaming event that indicated a shell command was added to a tool call. (type: `response.shell_call_command.added`)
+    case responseShellCallCommandAdded(ResponseShellCallCommandAddedStreamingEvent)
+    /// A streaming event that indicated a shell command was incrementally updated. (type: `response.shell_call_command.delta`)
+    case responseShellCallCommandDelta(ResponseShellCallCommandDeltaStreamingEvent)
+    /// A streaming event that indicated a shell command was completed. (type: `response.shell_call_command.done`)
+    case responseShellCallCommandDone(ResponseShellCallCommandDoneStreamingEvent)
+    /// A streaming event that indicated shell call output was incrementally added. (type: `response.shell_call_output_content.delta`)
+    case responseShellCallOutputContentDelta(ResponseShellCallOutputContentDeltaStreamingEvent)
+    /// A streaming event that indicated shell call output was completed. (type: `response.shell_call_output_content.done`)
+    case responseShellCallOutputContentDone(ResponseShellCallOutputContentDoneStreamingEvent)
+    /// Emitted when the response is in progress. (type: `response.in_progress`)
+    case responseInProgress(ResponseInProgressEvent)
+    /// An event that is emitted when a response fails. (type: `response.failed`)
+    case responseFailed(ResponseFailedEvent)
+    /// An event that is emitted when a response finishes as incomplete. (type: `response.incomplete`)
+    case responseIncomplete(ResponseIncompleteEvent)
+    /// Emitted when a new output item is added. (type: `response.output_item.added`)
+    case responseOutputItemAdded(ResponseOutputItemAddedEvent)
+    /// Emitted when an output item is marked done. (type: `response.output_item.done`)
+    case responseOutputItemDone(ResponseOutputItemDoneEvent)
+    /// Emitted when a new reasoning summary part is added. (type: `response.reasoning_summary_part.added`)
+    case responseReasoningSummaryPartAdded(ResponseReasoningSummaryPartAddedEvent)
+    /// Emitted when a reasoning summary part is completed. (type: `response.reasoning_summary_part.done`)
+    case responseReasoningSummaryPartDone(ResponseReasoningSummaryPartDoneEvent)
+    /// Emitted when a delta is added to a reasoning summary text. (type: `response.reasoning_summary_text.delta`)
+    case responseReasoningSummaryTextDelta(ResponseReasoningSummaryTextDeltaEvent)
+    /// Emitted when a reasoning summary text is completed. (type: `response.reasoning_summary_text.done`)
+    case responseReasoningSummaryTextDone(ResponseReasoningSummaryTextDoneEvent)
+    /// Emitted when a delta is added to a reasoning text. (type: `response.reasoning_text.delta`)
+    case responseReasoningTextDelta(ResponseReasoningTextDeltaEvent)
+    /// Emitted when a reasoning text is completed. (type: `response.reasoning_text.done`)
+    case responseReasoningTextDone(ResponseReasoningTextDoneEvent)
+    /// Emitted when there is a partial refusal text. (type: `response.refusal.delta`)
+    case responseRefusalDelta(ResponseRefusalDeltaEvent)
+    /// Emitted when refusal text is finalized. (type: `response.refusal.done`)
+    case responseRefusalDone(ResponseRefusalDoneEvent)
+    /// Emitted when there is an additional text delta. (type: `response.output_text.delta`)
+    case responseOutputTextDelta(ResponseTextDeltaEvent)
+    /// Emitted when text content is finalized. (type: `response.output_text.done`)
+    case responseOutputTextDone(ResponseTextDoneEvent)
+    /// Emitted when a web search call is completed. (type: `response.web_search_call.completed`)
+    case responseWebSearchCallCompleted(ResponseWebSearchCallCompletedEvent)
+    /// Emitted when a web search call is initiated. (type: `response.web_search_call.in_progress`)
+    case responseWebSearchCallInProgress(ResponseWebSearchCallInProgressEvent)
+    /// Emitted when a web search call is executing. (type: `response.web_search_call.searching`)
+    case responseWebSearchCallSearching(ResponseWebSearchCallSearchingEvent)
+    /// Emitted when an image generation tool call has completed and the final image is available. (type: `response.image_generation_call.completed`)
+    case responseImageGenerationCallCompleted(ResponseImageGenCallCompletedEvent)
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state). (type: `response.image_generation_call.generating`)
+    case responseImageGenerationCallGenerating(ResponseImageGenCallGeneratingEvent)
+    /// Emitted when an image generation tool call is in progress. (type: `response.image_generation_call.in_progress`)
+    case responseImageGenerationCallInProgress(ResponseImageGenCallInProgressEvent)
+    /// Emitted when a partial image is available during image generation streaming. (type: `response.image_generation_call.partial_image`)
+    case responseImageGenerationCallPartialImage(ResponseImageGenCallPartialImageEvent)
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. (type: `response.mcp_call_arguments.delta`)
+    case responseMCPCallArgumentsDelta(ResponseMCPCallArgumentsDeltaEvent)
+    /// Emitted when the arguments for an MCP tool call are finalized. (type: `response.mcp_call_arguments.done`)
+    case responseMCPCallArgumentsDone(ResponseMCPCallArgumentsDoneEvent)
+    /// Emitted when an MCP  tool call has completed successfully. (type: `response.mcp_call.completed`)
+    case responseMCPCallCompleted(ResponseMCPCallCompletedEvent)
+    /// Emitted when an MCP  tool call has failed. (type: `response.mcp_call.failed`)
+    case responseMCPCallFailed(ResponseMCPCallFailedEvent)
+    /// Emitted when an MCP  tool call is in progress. (type: `response.mcp_call.in_progress`)
+    case responseMCPCallInProgress(ResponseMCPCallInProgressEvent)
+    /// Emitted when the list of available MCP tools has been successfully retrieved. (type: `response.mcp_list_tools.completed`)
+    case responseMCPListToolsCompleted(ResponseMCPListToolsCompletedEvent)
+    /// Emitted when the attempt to list available MCP tools has failed. (type: `response.mcp_list_tools.failed`)
+    case responseMCPListToolsFailed(ResponseMCPListToolsFailedEvent)
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools. (type: `response.mcp_list_tools.in_progress`)
+    case responseMCPListToolsInProgress(ResponseMCPListToolsInProgressEvent)
+    /// Emitted when an annotation is added to output text content. (type: `response.output_text.annotation.added`)
+    case responseOutputTextAnnotationAdded(ResponseOutputTextAnnotationAddedEvent)
+    /// Emitted when a response is queued and waiting to be processed. (type: `response.queued`)
+    case responseQueued(ResponseQueuedEvent)
+    /// Event representing a delta (partial update) to the input of a custom tool call. (type: `response.custom_tool_call_input.delta`)
+    case responseCustomToolCallInputDelta(ResponseCustomToolCallInputDeltaEvent)
+    /// Event indicating that input for a custom tool call is complete. (type: `response.custom_tool_call_input.done`)
+    case responseCustomToolCallInputDone(ResponseCustomToolCallInputDoneEvent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
 
-    /// Creates a new `ResponsesWebSocketStreamEvent`.
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
     ///
-    /// - Parameters:
-    ///   - streamID: The WebSocket lane that emitted this event. This field is present
-    public init(streamID: Swift.String? = nil) {
-        self.streamID = streamID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case streamID = "stream_id"
-    }
-
-    /// Decodes `ResponsesWebSocketStreamEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+        switch decoder.discriminator("type") {
+            case "response.audio.delta":
+                self = .responseAudioDelta(try ResponseAudioDeltaEvent(from: decoder))
+            case "response.audio.done":
+                self = .responseAudioDone(try ResponseAudioDoneEvent(from: decoder))
+            case "response.audio.transcript.delta":
+                self = .responseAudioTranscriptDelta(try ResponseAudioTranscriptDeltaEvent(from: decoder))
+            case "response.audio.transcript.done":
+                self = .responseAudioTranscriptDone(try ResponseAudioTranscriptDoneEvent(from: decoder))
+            case "response.code_interpreter_call_code.delta":
+                self = .responseCodeInterpreterCallCodeDelta(try ResponseCodeInterpreterCallCodeDeltaEvent(from: decoder))
+            case "response.code_interpreter_call_code.done":
+                self = .responseCodeInterpreterCallCodeDone(try ResponseCodeInterpreterCallCodeDoneEvent(from: decoder))
+            case "response.code_interpreter_call.completed":
+                self = .responseCodeInterpreterCallCompleted(try ResponseCodeInterpreterCallCompletedEvent(from: decoder))
+            case "response.code_interpreter_call.in_progress":
+                self = .responseCodeInterpreterCallInProgress(try ResponseCodeInterpreterCallInProgressEvent(from: decoder))
+            case "response.code_interpreter_call.interpreting":
+                self = .responseCodeInterpreterCallInterpreting(try ResponseCodeInterpreterCallInterpretingEvent(from: decoder))
+            case "response.completed":
+                self = .responseCompleted(try ResponseCompletedEvent(from: decoder))
+            case "response.content_part.added":
+                self = .responseContentPartAdded(try ResponseContentPartAddedEvent(from: decoder))
+            case "response.content_part.done":
+                self = .responseContentPartDone(try ResponseContentPartDoneEvent(from: decoder))
+            case "response.created":
+                self = .responseCreated(try ResponseCreatedEvent(from: decoder))
+            case "response.file_search_call.completed":
+                self = .responseFileSearchCallCompleted(try ResponseFileSearchCallCompletedEvent(from: decoder))
+            case "response.file_search_call.in_progress":
+                self = .responseFileSearchCallInProgress(try ResponseFileSearchCallInProgressEvent(from: decoder))
+            case "response.file_search_call.searching":
+                self = .responseFileSearchCallSearching(try ResponseFileSearchCallSearchingEvent(from: decoder))
+            case "response.function_call_arguments.delta":
+                self = .responseFunctionCallArgumentsDelta(try ResponseFunctionCallArgumentsDeltaEvent(from: decoder))
+            case "response.function_call_arguments.done":
+                self = .responseFunctionCallArgumentsDone(try ResponseFunctionCallArgumentsDoneEvent(from: decoder))
+            case "response.shell_call_command.added":
+                self = .responseShellCallCommandAdded(try ResponseShellCallCommandAddedStreamingEvent(from: decoder))
+            case "response.shell_call_command.delta":
+                self = .responseShellCallCommandDelta(try ResponseShellCallCommandDeltaStreamingEvent(from: decoder))
+            case "response.shell_call_command.done":
+                self = .responseShellCallCommandDone(try ResponseShellCallCommandDoneStreamingEvent(from: decoder))
+            case "response.shell_call_output_content.delta":
+                self = .responseShellCallOutputContentDelta(try ResponseShellCallOutputContentDeltaStreamingEvent(from: decoder))
+            case "response.shell_call_output_content.done":
+                self = .responseShellCallOutputContentDone(try ResponseShellCallOutputContentDoneStreamingEvent(from: decoder))
+            case "response.in_progress":
+                self = .responseInProgress(try ResponseInProgressEvent(from: decoder))
+            case "response.failed":
+                self = .responseFailed(try ResponseFailedEvent(from: decoder))
+            case "response.incomplete":
+                self = .responseIncomplete(try ResponseIncompleteEvent(from: decoder))
+            case "response.output_item.added":
+                self = .responseOutputItemAdded(try ResponseOutputItemAddedEvent(from: decoder))
+            case "response.output_item.done":
+                self = .responseOutputItemDone(try ResponseOutputItemDoneEvent(from: decoder))
+            case "response.reasoning_summary_part.added":
+                self = .responseReasoningSummaryPartAdded(try ResponseReasoningSummaryPartAddedEvent(from: decoder))
+            case "response.reasoning_summary_part.done":
+                self = .responseReasoningSummaryPartDone(try ResponseReasoningSummaryPartDoneEvent(from: decoder))
+            case "response.reasoning_summary_text.delta":
+                self = .responseReasoningSummaryTextDelta(try ResponseReasoningSummaryTextDeltaEvent(from: decoder))
+            case "response.reasoning_summary_text.done":
+                self = .responseReasoningSummaryTextDone(try ResponseReasoningSummaryTextDoneEvent(from: decoder))
+            case "response.reasoning_text.delta":
+                self = .responseReasoningTextDelta(try ResponseReasoningTextDeltaEvent(from: decoder))
+            case "response.reasoning_text.done":
+                self = .responseReasoningTextDone(try ResponseReasoningTextDoneEvent(from: decoder))
+            case "response.refusal.delta":
+                self = .responseRefusalDelta(try ResponseRefusalDeltaEvent(from: decoder))
+            case "response.refusal.done":
+                self = .responseRefusalDone(try ResponseRefusalDoneEvent(from: decoder))
+            case "response.output_text.delta":
+                self = .responseOutputTextDelta(try ResponseTextDeltaEvent(from: decoder))
+            case "response.output_text.done":
+                self = .responseOutputTextDone(try ResponseTextDoneEvent(from: decoder))
+            case "response.web_search_call.completed":
+                self = .responseWebSearchCallCompleted(try ResponseWebSearchCallCompletedEvent(from: decoder))
+            case "response.web_search_call.in_progress":
+                self = .responseWebSearchCallInProgress(try ResponseWebSearchCallInProgressEvent(from: decoder))
+            case "response.web_search_call.searching":
+                self = .responseWebSearchCallSearching(try ResponseWebSearchCallSearchingEvent(from: decoder))
+            case "response.image_generation_call.completed":
+                self = .responseImageGenerationCallCompleted(try ResponseImageGenCallCompletedEvent(from: decoder))
+            case "response.image_generation_call.generating":
+                self = .responseImageGenerationCallGenerating(try ResponseImageGenCallGeneratingEvent(from: decoder))
+            case "response.image_generation_call.in_progress":
+                self = .responseImageGenerationCallInProgress(try ResponseImageGenCallInProgressEvent(from: decoder))
+            case "response.image_generation_call.partial_image":
+                self = .responseImageGenerationCallPartialImage(try ResponseImageGenCallPartialImageEvent(from: decoder))
+            case "response.mcp_call_arguments.delta":
+                self = .responseMCPCallArgumentsDelta(try ResponseMCPCallArgumentsDeltaEvent(from: decoder))
+            case "response.mcp_call_arguments.done":
+                self = .responseMCPCallArgumentsDone(try ResponseMCPCallArgumentsDoneEvent(from: decoder))
+            case "response.mcp_call.completed":
+                self = .responseMCPCallCompleted(try ResponseMCPCallCompletedEvent(from: decoder))
+            case "response.mcp_call.failed":
+                self = .responseMCPCallFailed(try ResponseMCPCallFailedEvent(from: decoder))
+            case "response.mcp_call.in_progress":
+                self = .responseMCPCallInProgress(try ResponseMCPCallInProgressEvent(from: decoder))
+            case "response.mcp_list_tools.completed":
+                self = .responseMCPListToolsCompleted(try ResponseMCPListToolsCompletedEvent(from: decoder))
+            case "response.mcp_list_tools.failed":
+                self = .responseMCPListToolsFailed(try ResponseMCPListToolsFailedEvent(from: decoder))
+            case "response.mcp_list_tools.in_progress":
+                self = .responseMCPListToolsInProgress(try ResponseMCPListToolsInProgressEvent(from: decoder))
+            case "response.output_text.annotation.added":
+                self = .responseOutputTextAnnotationAdded(try ResponseOutputTextAnnotationAddedEvent(from: decoder))
+            case "response.queued":
+                self = .responseQueued(try ResponseQueuedEvent(from: decoder))
+            case "response.custom_tool_call_input.delta":
+                self = .responseCustomToolCallInputDelta(try ResponseCustomToolCallInputDeltaEvent(from: decoder))
+            case "response.custom_tool_call_input.done":
+                self = .responseCustomToolCallInputDone(try ResponseCustomToolCallInputDoneEvent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+        }
     }
 
-    /// Encodes this value as its JSON object, constants included.
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
     ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
+    /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.streamID, forKey: .streamID)
+        switch self {
+            case .responseAudioDelta(let value): try value.encode(to: encoder)
+            case .responseAudioDone(let value): try value.encode(to: encoder)
+            case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
+            case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
+            case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
+            case .responseCompleted(let value): try value.encode(to: encoder)
+            case .responseContentPartAdded(let value): try value.encode(to: encoder)
+            case .responseContentPartDone(let value): try value.encode(to: encoder)
+            case .responseCreated(let value): try value.encode(to: encoder)
+            case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
+            case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
+            case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
+            case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+            case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+            case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
+            case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
+            case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
+            case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
+            case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
+            case .responseInProgress(let value): try value.encode(to: encoder)
+            case .responseFailed(let value): try value.encode(to: encoder)
+            case .responseIncomplete(let value): try value.encode(to: encoder)
+            case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+            case .responseOutputItemDone(let value): try value.encode(to: encoder)
+            case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
+            case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
+            case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
+            case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
+            case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
+            case .responseReasoningTextDone(let value): try value.encode(to: encoder)
+            case .responseRefusalDelta(let value): try value.encode(to: encoder)
+            case .responseRefusalDone(let value): try value.encode(to: encoder)
+            case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+            case .responseOutputTextDone(let value): try value.encode(to: encoder)
+            case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
+            case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
+            case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
+            case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
+            case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
+            case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
+            case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
+            case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+            case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+            case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+            case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+            case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+            case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
+            case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
+            case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
+            case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
+            case .responseQueued(let value): try value.encode(to: encoder)
+            case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
+            case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+        }
     }
 }

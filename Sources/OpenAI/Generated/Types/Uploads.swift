@@ -218,7 +218,7 @@ public struct Upload: Codable, Hashable, Sendable {
     /// The Unix timestamp (in seconds) for when the Upload will expire.
     public var expiresAt: Swift.Int
     /// The `file` member.
-    public var file: Upload.File?
+    public var file: OpenAIFile?
 
     /// Creates a new `Upload`.
     ///
@@ -239,7 +239,7 @@ public struct Upload: Codable, Hashable, Sendable {
         purpose: Swift.String,
         status: Upload.Status,
         expiresAt: Swift.Int,
-        file: Upload.File? = nil
+        file: OpenAIFile? = nil
     ) {
         self.id = id
         self.createdAt = createdAt
@@ -277,7 +277,7 @@ public struct Upload: Codable, Hashable, Sendable {
         self.purpose = try container.decode(Swift.String.self, forKey: .purpose)
         self.status = try container.decode(Upload.Status.self, forKey: .status)
         self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-        self.file = try container.decodeIfPresent(Upload.File.self, forKey: .file)
+        self.file = try container.decodeIfPresent(OpenAIFile.self, forKey: .file)
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -319,174 +319,6 @@ public struct Upload: Codable, Hashable, Sendable {
 
         /// `expired`
         public static var expired: Self { Self(rawValue: "expired") }
-    }
-
-    /// The `file` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/Upload/properties/file`.
-    public struct File: Codable, Hashable, Sendable {
-        /// The file identifier, which can be referenced in the API endpoints.
-        public var id: Swift.String
-        /// The size of the file, in bytes.
-        public var bytes: Swift.Int
-        /// The Unix timestamp (in seconds) for when the file was created.
-        public var createdAt: Swift.Int
-        /// The Unix timestamp (in seconds) for when the file will expire.
-        public var expiresAt: Swift.Int?
-        /// The name of the file.
-        public var filename: Swift.String
-        /// The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
-        public var purpose: Upload.File.Purpose
-        private var _status: Upload.File.Status
-        /// Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
-        @available(*, deprecated)
-        public var status: Upload.File.Status {
-            get { _status }
-            set { _status = newValue }
-        }
-        private var _statusDetails: Swift.String?
-        /// Deprecated. For details on why a fine-tuning training file failed validation, see the `error` field on `fine_tuning.job`.
-        @available(*, deprecated)
-        public var statusDetails: Swift.String? {
-            get { _statusDetails }
-            set { _statusDetails = newValue }
-        }
-
-        /// Creates a new `File`.
-        ///
-        /// - Parameters:
-        ///   - id: The file identifier, which can be referenced in the API endpoints.
-        ///   - bytes: The size of the file, in bytes.
-        ///   - createdAt: The Unix timestamp (in seconds) for when the file was created.
-        ///   - filename: The name of the file.
-        ///   - purpose: The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
-        ///   - status: Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
-        ///   - expiresAt: The Unix timestamp (in seconds) for when the file will expire.
-        ///   - statusDetails: Deprecated. For details on why a fine-tuning training file failed validation, see the `error` field on `fine_tuning.job`.
-        public init(
-            id: Swift.String,
-            bytes: Swift.Int,
-            createdAt: Swift.Int,
-            filename: Swift.String,
-            purpose: Upload.File.Purpose,
-            status: Upload.File.Status,
-            expiresAt: Swift.Int? = nil,
-            statusDetails: Swift.String? = nil
-        ) {
-            self.id = id
-            self.bytes = bytes
-            self.createdAt = createdAt
-            self.expiresAt = expiresAt
-            self.filename = filename
-            self.purpose = purpose
-            self._status = status
-            self._statusDetails = statusDetails
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case id
-            case bytes
-            case createdAt = "created_at"
-            case expiresAt = "expires_at"
-            case filename
-            case purpose
-            case status
-            case statusDetails = "status_details"
-            case object
-        }
-
-        /// Decodes `File` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("file", forKey: .object)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
-            self.bytes = try container.decode(Swift.Int.self, forKey: .bytes)
-            self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-            self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-            self.filename = try container.decode(Swift.String.self, forKey: .filename)
-            self.purpose = try container.decode(Upload.File.Purpose.self, forKey: .purpose)
-            self._status = try container.decode(Upload.File.Status.self, forKey: .status)
-            self._statusDetails = try container.decodeIfPresent(Swift.String.self, forKey: .statusDetails)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("file", forKey: .object)
-            try container.encode(self.id, forKey: .id)
-            try container.encode(self.bytes, forKey: .bytes)
-            try container.encode(self.createdAt, forKey: .createdAt)
-            try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
-            try container.encode(self.filename, forKey: .filename)
-            try container.encode(self.purpose, forKey: .purpose)
-            try container.encode(self._status, forKey: .status)
-            try container.encodeIfPresent(self._statusDetails, forKey: .statusDetails)
-        }
-
-        /// The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/OpenAIFile/properties/purpose`.
-        public struct Purpose: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `assistants`
-            public static var assistants: Self { Self(rawValue: "assistants") }
-
-            /// `assistants_output`
-            public static var assistantsOutput: Self { Self(rawValue: "assistants_output") }
-
-            /// `batch`
-            public static var batch: Self { Self(rawValue: "batch") }
-
-            /// `batch_output`
-            public static var batchOutput: Self { Self(rawValue: "batch_output") }
-
-            /// `fine-tune`
-            public static var fineTune: Self { Self(rawValue: "fine-tune") }
-
-            /// `fine-tune-results`
-            public static var fineTuneResults: Self { Self(rawValue: "fine-tune-results") }
-
-            /// `vision`
-            public static var vision: Self { Self(rawValue: "vision") }
-
-            /// `user_data`
-            public static var userData: Self { Self(rawValue: "user_data") }
-        }
-
-        /// Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
-        ///
-        /// - Important: Deprecated in the OpenAI API.
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/OpenAIFile/properties/status`.
-        public struct Status: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `uploaded`
-            public static var uploaded: Self { Self(rawValue: "uploaded") }
-
-            /// `processed`
-            public static var processed: Self { Self(rawValue: "processed") }
-
-            /// `error`
-            public static var error: Self { Self(rawValue: "error") }
-        }
     }
 }
 

@@ -767,7 +767,7 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
     /// The name of the vector store.
     public var name: Swift.String?
     /// The `expires_after` member.
-    public var expiresAfter: UpdateVectorStoreRequest.ExpiresAfter?
+    public var expiresAfter: VectorStoreExpirationAfter?
     /// The `metadata` member.
     public var metadata: Metadata?
 
@@ -779,7 +779,7 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
     ///   - metadata: The `metadata` member.
     public init(
         name: Swift.String? = nil,
-        expiresAfter: UpdateVectorStoreRequest.ExpiresAfter? = nil,
+        expiresAfter: VectorStoreExpirationAfter? = nil,
         metadata: Metadata? = nil
     ) {
         self.name = name
@@ -800,7 +800,7 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.expiresAfter = try container.decodeIfPresent(UpdateVectorStoreRequest.ExpiresAfter.self, forKey: .expiresAfter)
+        self.expiresAfter = try container.decodeIfPresent(VectorStoreExpirationAfter.self, forKey: .expiresAfter)
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
     }
 
@@ -812,46 +812,6 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.name, forKey: .name)
         try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
-    }
-
-    /// The `expires_after` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreRequest/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Hashable, Sendable {
-        /// The number of days after the anchor time that the vector store will expire.
-        public var days: Swift.Int
-
-        /// Creates a new `ExpiresAfter`.
-        ///
-        /// - Parameters:
-        ///   - days: The number of days after the anchor time that the vector store will expire.
-        public init(days: Swift.Int) {
-            self.days = days
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case days
-            case anchor
-        }
-
-        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("last_active_at", forKey: .anchor)
-            self.days = try container.decode(Swift.Int.self, forKey: .days)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("last_active_at", forKey: .anchor)
-            try container.encode(self.days, forKey: .days)
-        }
     }
 }
 
