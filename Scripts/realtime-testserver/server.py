@@ -23,8 +23,13 @@ Routes (by request path):
                input_audio_buffer.committed; pings; waits for response.create -> response.created,
                AUDIO_DELTAS x response.output_audio.delta (every other one fragmented into frames),
                response.function_call_arguments.done; waits for conversation.item.create with a
-               function_call_output -> response.done; then waits for the client to close.
+               function_call_output -> conversation.item.added (the item echoed with an id) and
+               response.done; then waits for the client to close.
                Unexpected client events are answered with an error event (type invalid_request_error).
+  /responses   Responses API WebSocket mode: each response.create is answered with
+               response.output_text.delta events ("Hel", "lo") echoing its stream_id, then an
+               error event (ResponseWsError) with status 400 and the same stream_id, then one
+               event of a type the spec does not define (response.future_event)
   /bench       echo, except input_audio_buffer.append events are counted, not echoed, and
                input_audio_buffer.commit is answered with
                {"type":"input_audio_buffer.committed","appends":N,"bytes":B}
@@ -98,8 +103,9 @@ async def realtime_session(ws):
             audio_bytes += len(base64.b64decode(message["audio"]))
         elif message.get("type") == "input_audio_buffer.commit":
             break
+    # item_id carries the counts so a typed client can check what the server received.
     await ws.send(event(next(counter), "input_audio_buffer.committed", previous_item_id=None,
-                        item_id="item_001", appends=appends, audio_bytes=audio_bytes))
+                        item_id=f"item_{appends}_{audio_bytes}", appends=appends, audio_bytes=audio_bytes))
     await asyncio.wait_for(await ws.ping(b"session-ping"), timeout=5)
     await expect("response.create")
     response = {"object": "realtime.response", "id": "resp_001", "status": "in_progress",
@@ -118,12 +124,35 @@ async def realtime_session(ws):
                         arguments='{"location": "Paris"}'))
     output = await expect("conversation.item.create")
     item = output.get("item", {})
+    await ws.send(event(next(counter), "conversation.item.added", previous_item_id="fc_001",
+                        item={**item, "id": "item_003", "status": "completed"}))
     done = {**response, "status": "completed",
             "output": [{"id": "fc_001", "type": "function_call", "call_id": "call_001",
                         "name": "get_weather", "arguments": '{"location": "Paris"}'}],
             "metadata": {"function_output": item.get("output")}}
     await ws.send(event(next(counter), "response.done", response=done))
     await ws.wait_closed()
+
+
+async def responses_socket(ws):
+    sequence = iter(range(0, 1_000_000))
+    async for message in ws:
+        request = json.loads(message)
+        lane = {"stream_id": request["stream_id"]} if "stream_id" in request else {}
+        if request.get("type") != "response.create":
+            await ws.send(json.dumps({"type": "error", "status": 400, "error": {
+                "type": "invalid_request_error", "code": "unknown_event", "message": "unknown event",
+                "param": "type"}, **lane}))
+            continue
+        for piece in ("Hel", "lo"):
+            await ws.send(json.dumps({"type": "response.output_text.delta", "item_id": "msg_001",
+                                      "output_index": 0, "content_index": 0, "delta": piece,
+                                      "sequence_number": next(sequence), "logprobs": [], **lane}))
+        await ws.send(json.dumps({"type": "error", "status": 400, "sequence_number": next(sequence),
+                                  "error": {"type": "invalid_request_error", "code": "model_not_found",
+                                            "message": f"model {request.get('model')} not found",
+                                            "param": "model"}, **lane}))
+        await ws.send(json.dumps({"type": "response.future_event", "detail": {"kept": True}, **lane}))
 
 
 async def handler(ws):
@@ -163,6 +192,8 @@ async def handler(ws):
             await echo(ws)
         elif path == "/session":
             await realtime_session(ws)
+        elif path == "/responses":
+            await responses_socket(ws)
         elif path == "/bench":
             appends = 0
             total = 0

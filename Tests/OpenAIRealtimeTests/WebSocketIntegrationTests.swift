@@ -155,8 +155,9 @@ import XCTest
                 text:
                     #"{"type":"conversation.item.create","item":{"type":"function_call_output","call_id":"call_001","output":"{\"temperature_c\":18}"}}"#
             )
-            let done = try object(try await receive(socket).first)
-            XCTAssertEqual(done["type"] as? String, "response.done")
+            let finish = try await receive(socket, count: 2)
+            XCTAssertEqual(try types(finish), ["conversation.item.added", "response.done"])
+            let done = try object(finish.last)
             let metadata = (done["response"] as? [String: Any])?["metadata"] as? [String: Any]
             XCTAssertEqual(metadata?["function_output"] as? String, #"{"temperature_c":18}"#)
             await socket.close()

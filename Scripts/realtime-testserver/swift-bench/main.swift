@@ -1,13 +1,20 @@
 // The Swift side of Scripts/bench-realtime.sh: the same exchange as bench_client.py, over
 // OpenAIRealtime's WebSocket, against the same /bench route of server.py.
 // Usage: realtime-bench --url ws://127.0.0.1:PORT/bench [--round-trips 2000] [--appends 2000]
+//        [--layer session|transport]
+// --layer session (default) goes through RealtimeSession: typed client events encoded with
+// JSONEncoder, every server message decoded into the generated RealtimeServerEvent union, audio
+// appended with appendAudio(_:) (PCM16 -> base64). --layer transport sends prebuilt JSON text over
+// the bare WebSocket and does not decode replies.
 import Foundation
+import OpenAI
 import OpenAIRealtime
 
 struct Arguments {
     var url = ""
     var roundTrips = 2000
     var appends = 2000
+    var layer = "session"
 
     init() {
         var iterator = CommandLine.arguments.dropFirst().makeIterator()
@@ -17,6 +24,7 @@ struct Arguments {
             case "--url": url = value
             case "--round-trips": roundTrips = Int(value) ?? roundTrips
             case "--appends": appends = Int(value) ?? appends
+            case "--layer": layer = value
             default: fatalError("unknown argument \(flag)")
             }
         }
@@ -34,9 +42,68 @@ func event(_ index: Int) -> String {
         + id + #""}"#
 }
 
-/// Runs the exchange and prints one JSON line.
-func benchmark() async throws {
-    let arguments = Arguments()
+/// Prints the figures as one JSON line.
+func report(layer: String, roundTrips: [Double], appends: Int, bytes: Int, seconds: Double) throws {
+    let result: [String: Any] = [
+        "client": "swift-openai-realtime-\(layer)",
+        "rtt_median_ms": percentile(roundTrips, 0.5),
+        "rtt_p99_ms": percentile(roundTrips, 0.99),
+        "append_messages_per_s": Double(appends) / seconds,
+        "append_mb_per_s": Double(bytes) / seconds / 1e6,
+    ]
+    print(
+        String(
+            decoding: try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]),
+            as: UTF8.self))
+}
+
+func milliseconds(_ elapsed: Duration) -> Double {
+    Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+}
+
+/// The same exchange through the typed session layer.
+func benchmarkSession(_ arguments: Arguments) async throws {
+    let session = try await RealtimeSession.connect(
+        .model("bench"), clientSecret: "ek_bench",
+        options: RealtimeSessionOptions(endpoint: URL(string: arguments.url)!))
+    var events = session.events.makeAsyncIterator()
+    func roundTrip(_ index: Int) async throws {
+        var create = RealtimeClientEventResponseCreate()
+        create.eventID = "evt_" + String(index)
+        try await session.send(.responseCreate(create))
+        guard case .unknown = try await events.next() else { fatalError("expected the echo") }
+    }
+    for index in 0..<50 { try await roundTrip(index) }
+    var roundTrips: [Double] = []
+    let clock = ContinuousClock()
+    for index in 0..<arguments.roundTrips {
+        let start = clock.now
+        try await roundTrip(index)
+        roundTrips.append(milliseconds(clock.now - start))
+    }
+    roundTrips.sort()
+
+    var generator = SystemRandomNumberGenerator()
+    let audio = Data((0..<4800).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    let start = clock.now
+    for _ in 0..<arguments.appends {
+        try await session.appendAudio(audio)
+    }
+    try await session.send(.inputAudioBufferCommit(RealtimeClientEventInputAudioBufferCommit()))
+    // The bench route's reply has counts instead of the spec's fields: it arrives as unknown.
+    guard case .unknown(let reply) = try await events.next(),
+        case .int(let appended)? = reply["appends"], appended == arguments.appends,
+        case .int(let bytes)? = reply["bytes"]
+    else { fatalError("unexpected commit reply") }
+    let elapsed = clock.now - start
+    await session.close()
+    try report(
+        layer: "session", roundTrips: roundTrips, appends: arguments.appends, bytes: bytes,
+        seconds: milliseconds(elapsed) / 1000)
+}
+
+/// Runs the exchange over the bare transport and prints one JSON line.
+func benchmarkTransport(_ arguments: Arguments) async throws {
     let socket = try await WebSocket.connect(to: URL(string: arguments.url)!)
     var messages = socket.messages.makeAsyncIterator()
 
@@ -71,20 +138,15 @@ func benchmark() async throws {
         json["appends"] as? Int == arguments.appends, let bytes = json["bytes"] as? Int
     else { fatalError("unexpected commit reply") }
     let elapsed = clock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     await socket.close()
-
-    let result: [String: Any] = [
-        "client": "swift-openai-realtime",
-        "rtt_median_ms": percentile(roundTrips, 0.5),
-        "rtt_p99_ms": percentile(roundTrips, 0.99),
-        "append_messages_per_s": Double(arguments.appends) / seconds,
-        "append_mb_per_s": Double(bytes) / seconds / 1e6,
-    ]
-    print(
-        String(
-            decoding: try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys]),
-            as: UTF8.self))
+    try report(
+        layer: "transport", roundTrips: roundTrips, appends: arguments.appends, bytes: bytes,
+        seconds: milliseconds(elapsed) / 1000)
 }
 
-try await benchmark()
+let arguments = Arguments()
+if arguments.layer == "transport" {
+    try await benchmarkTransport(arguments)
+} else {
+    try await benchmarkSession(arguments)
+}

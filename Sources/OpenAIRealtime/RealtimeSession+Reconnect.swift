@@ -1,0 +1,37 @@
+extension RealtimeSession {
+    /// Opens a new session to the same endpoint with the same credentials, if the close allows it.
+    ///
+    /// Opt-in: call it after ``events`` ended. The new connection is a new server-side session
+    /// (configure it again). It waits with backoff between attempts and retries connection
+    /// failures, timeouts and 5xx upgrade answers up to ``RealtimeReconnectPolicy/maxAttempts``.
+    /// An ephemeral client secret may have expired by then (the upgrade is rejected with 401).
+    ///
+    /// - Parameters:
+    ///   - policy: Which close codes allow it and the backoff (default 1001, 1006, 1011, 1012, 1013).
+    /// - Returns: The new session, or `nil` when the session is still open, was closed by this
+    ///   side, or closed with a code the policy does not retry.
+    /// - Throws: The last ``WebSocketError`` when every attempt failed, at once for errors that a
+    ///   retry cannot fix (TLS verification, a 4xx upgrade answer); `CancellationError` when cancelled.
+    public func reconnect(policy: RealtimeReconnectPolicy = RealtimeReconnectPolicy())
+        async throws -> RealtimeSession?
+    {
+        guard let info = closeInfo else { return nil }
+        var attempt = 1
+        var lastError: WebSocketError?
+        while case .reconnect(let delay) = policy.decision(after: info, attempt: attempt) {
+            try await Task.sleep(for: delay)
+            do {
+                return try await Self.open(endpoint, options: options)
+            } catch let error as WebSocketError {
+                let retryable =
+                    error.kind == .connectionFailed || error.kind == .timeout
+                    || (error.kind == .handshakeRejected && (error.httpStatus ?? 0) >= 500)
+                guard retryable else { throw error }
+                lastError = error
+                attempt += 1
+            }
+        }
+        if let lastError { throw lastError }
+        return nil
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import OpenAI
+
+/// The Responses API's WebSocket mode (`wss://api.openai.com/v1/responses`): one long-lived
+/// connection over which `response.create` events (the same fields as `POST /v1/responses`, spec
+/// schema `ResponsesClientEventResponseCreate`) start responses and their stream events come back
+/// as the generated `ResponsesServerEvent` union, each echoing the request's `stream_id` when one
+/// was given.
+///
+/// The spec defines the events (`ResponsesClientEvent`, `ResponsesServerEvent`, `ResponseWsError`)
+/// but not the URL; the URL and the `Authorization: Bearer` handshake are from OpenAI's API reference
+/// ("Connect", `WebSocket wss://api.openai.com/v1/responses`).
+///
+/// ```swift
+/// let socket = try await ResponsesWebSocketSession.connect(client: client)
+/// try await socket.createResponse(.init(streamID: "lane_1", model: "gpt-5", input: .string("Hi")))
+/// for try await event in socket.events {
+///     if case .responseOutputTextDelta(let delta) = event { print(delta.delta, terminator: "") }
+///     if case .responseCompleted = event { break }
+/// }
+/// await socket.close()
+/// ```
+public final class ResponsesWebSocketSession: Sendable {
+    /// The server events, in order; `error` events (schema `ResponseWsError`) included, unknown
+    /// types as `.unknown` with their raw JSON. Finishes after a 1000 close or one this side started;
+    /// throws ``WebSocketError`` for any other close. Buffered without limit until read.
+    public var events: AsyncThrowingStream<ResponsesServerEvent, any Error> { connection.events }
+
+    private let connection: EventConnection<ResponsesServerEvent>
+
+    private init(socket: WebSocket) {
+        connection = EventConnection(
+            socket: socket, unknown: { ResponsesServerEvent.unknown($0) }, onEvent: { _ in },
+            onEnd: { _ in })
+    }
+
+    /// Opens a connection with the client's API key in the `Authorization` header.
+    ///
+    /// - Parameters:
+    ///   - client: Supplies the API key, organization, project, default headers and base URL
+    ///     (`https://api.openai.com/v1` becomes `wss://api.openai.com/v1/responses`).
+    ///   - options: Endpoint override, extra headers (for example `OpenAI-Beta`), TLS trust, timeouts.
+    /// - Returns: The open connection.
+    /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/invalidConfiguration`` without an API
+    ///   key or with a base URL that is not http(s); ``WebSocketError`` when connecting, TLS or the
+    ///   upgrade fails.
+    public static func connect(
+        client: OpenAIClient, options: RealtimeSessionOptions = RealtimeSessionOptions()
+    ) async throws -> ResponsesWebSocketSession {
+        let url =
+            try options.endpoint
+            ?? RealtimeEndpoint.webSocketURL(baseURL: client.configuration.baseURL, path: "responses")
+        let headers = try await RealtimeEndpoint.serverHeaders(
+            client.configuration, extra: options.headers)
+        let socket = try await WebSocket.connect(
+            to: url, headers: headers, configuration: options.webSocket)
+        return ResponsesWebSocketSession(socket: socket)
+    }
+
+    /// Sends `response.create`; the response's events then arrive in ``events``.
+    ///
+    /// - Parameters:
+    ///   - request: The request: `POST /v1/responses` fields plus `stream_id` (do not set `stream`
+    ///     or `background`, which WebSocket mode does not accept).
+    /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/encodingFailed``; ``WebSocketError``
+    ///   of kind ``WebSocketError/Kind/closed`` once the connection is closing or closed.
+    public func createResponse(_ request: ResponsesClientEvent) async throws {
+        try await connection.socket.send(text: try EventDecoding.encode(request))
+    }
+
+    /// How the connection closed, or `nil` while it is open.
+    public var closeInfo: WebSocketCloseInfo? { connection.socket.closeInfo }
+
+    /// Server messages delivered as `.unknown` because a known type did not decode: the last 100.
+    public var decodingFailures: [RealtimeDecodingFailure] { connection.failures.withLock { $0 } }
+
+    /// Performs the closing handshake and waits for it; ``events`` finishes.
+    ///
+    /// - Parameters:
+    ///   - code: The close code (default 1000).
+    ///   - reason: A UTF-8 reason, at most 123 bytes (default empty).
+    /// - Returns: How the connection closed.
+    @discardableResult
+    public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async
+        -> WebSocketCloseInfo?
+    {
+        await connection.socket.close(code: code, reason: reason)
+        await connection.waitForEnd()
+        return connection.socket.closeInfo
+    }
+}
