@@ -15,6 +15,14 @@ struct CodePrinter {
         line("}")
     }
 
+    /// A `switch` statement: its `case` labels at the level of `switch`, as swift-format writes
+    /// them; the body indents the statements under a label itself.
+    mutating func switchBlock(_ opening: String, _ body: (inout CodePrinter) -> Void) {
+        line(opening + " {")
+        body(&self)
+        line("}")
+    }
+
     /// Appends another printer's lines at the current indentation.
     mutating func append(_ other: CodePrinter) {
         let prefix = String(repeating: "    ", count: indentation)

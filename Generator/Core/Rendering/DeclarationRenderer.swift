@@ -289,7 +289,7 @@ struct DeclarationRenderer {
                 let dispatched = decl.cases.filter { !$0.discriminatorValues.isEmpty }
                 let tried = decl.cases.filter { $0.discriminatorValues.isEmpty }
                 if let discriminator = decl.discriminator, !dispatched.isEmpty {
-                    method.block("switch decoder.discriminator(\(discriminator.swiftLiteral))") { switchBody in
+                    method.switchBlock("switch decoder.discriminator(\(discriminator.swiftLiteral))") { switchBody in
                         for unionCase in dispatched {
                             let values = unionCase.discriminatorValues.map(\.swiftLiteral).joined(separator: ", ")
                             switchBody.line("case \(values):")
@@ -309,7 +309,7 @@ struct DeclarationRenderer {
             body.line("///")
             body.line("/// - Throws: `EncodingError` when the value cannot be encoded.")
             body.block("\(access) func encode(to encoder: any Encoder) throws") { method in
-                method.block("switch self") { switchBody in
+                method.switchBlock("switch self") { switchBody in
                     for unionCase in decl.cases {
                         switchBody.line("case .\(unionCase.name)(let value): try value.encode(to: encoder)")
                     }

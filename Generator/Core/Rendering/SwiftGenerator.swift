@@ -152,7 +152,7 @@ public enum SwiftGenerator {
         table.block("enum OperationResponseTypes") { body in
             body.line("/// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.")
             body.block("static func responseType(of operationID: Swift.String) -> (any Decodable.Type)?") { method in
-                method.block("switch operationID") { cases in
+                method.switchBlock("switch operationID") { cases in
                     for operation in model.operations.sorted(by: { $0.operationID < $1.operationID }) {
                         if case .json(let type) = operation.response {
                             cases.line("case \(operation.operationID.swiftLiteral): return \(type.swift).self")

@@ -220,6 +220,8 @@ struct SchemaTranslator {
         guard depth < 16 else { return false }
         if let target = target(schema) { return isObjectLike(target, depth: depth + 1) }
         if !schema.properties.isEmpty { return true }
+        let branches = Self.branches(schema)
+        if branches.count == 1, schema.allOf.isEmpty { return isObjectLike(branches[0], depth: depth + 1) }
         if schema.allOf.contains(where: { isObjectLike($0, depth: depth + 1) }) { return true }
         return false
     }
@@ -525,7 +527,7 @@ struct SchemaTranslator {
         // A variant that is itself a union: the values of all its variants.
         let resolved = target(branch) ?? branch
         let nested = Self.branches(resolved)
-        if nested.count >= 2, resolved.properties.isEmpty, resolved.allOf.isEmpty, depth < 4 {
+        if !nested.isEmpty, resolved.properties.isEmpty, resolved.allOf.isEmpty, depth < 4 {
             var values: [String] = []
             for member in nested {
                 guard let memberValues = discriminatorValues(member, property: property, depth: depth + 1) else { return nil }
@@ -558,9 +560,10 @@ struct SchemaTranslator {
 
     /// The member names of an object variant, or of the first variant of a nested union.
     func memberNames(_ schema: Schema, depth: Int = 0) -> [String] {
-        if isObjectUnion(schema), depth < 4 {
-            let resolved = target(schema) ?? schema
-            return memberNames(Self.branches(resolved)[0], depth: depth + 1)
+        let resolved = target(schema) ?? schema
+        let nested = Self.branches(resolved)
+        if !nested.isEmpty, resolved.properties.isEmpty, resolved.allOf.isEmpty, depth < 4 {
+            return memberNames(nested[0], depth: depth + 1)
         }
         return flattenedObject(schema).properties.map(\.name)
     }

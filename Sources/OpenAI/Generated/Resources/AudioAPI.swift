@@ -167,10 +167,10 @@ extension AudioTranscriptionsAPI {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .json(let value): try value.encode(to: encoder)
-                case .diarizedJSON(let value): try value.encode(to: encoder)
-                case .verboseJSON(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .json(let value): try value.encode(to: encoder)
+            case .diarizedJSON(let value): try value.encode(to: encoder)
+            case .verboseJSON(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -232,9 +232,9 @@ extension AudioTranslationsAPI {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .json(let value): try value.encode(to: encoder)
-                case .verboseJSON(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .json(let value): try value.encode(to: encoder)
+            case .verboseJSON(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -154,14 +154,14 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
-                case "function":
-                    self = .function(try AssistantToolsFunction(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "code_interpreter":
+                self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+            case "file_search":
+                self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
+            case "function":
+                self = .function(try AssistantToolsFunction(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -170,10 +170,10 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -684,11 +684,11 @@ public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, Expr
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .responseFormatText(let value): try value.encode(to: encoder)
-            case .responseFormatJSONObject(let value): try value.encode(to: encoder)
-            case .responseFormatJSONSchema(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .responseFormatText(let value): try value.encode(to: encoder)
+        case .responseFormatJSONObject(let value): try value.encode(to: encoder)
+        case .responseFormatJSONSchema(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -730,9 +730,9 @@ public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .assistantsNamedToolChoice(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .assistantsNamedToolChoice(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 
@@ -1142,14 +1142,14 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
-                case "function":
-                    self = .function(try AssistantToolsFunction(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "code_interpreter":
+                self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+            case "file_search":
+                self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
+            case "function":
+                self = .function(try AssistantToolsFunction(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1158,10 +1158,10 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1367,12 +1367,12 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     /// - Throws: `DecodingError` only when the input is not JSON.
                     public init(from decoder: any Decoder) throws {
                         switch decoder.discriminator("type") {
-                            case "auto":
-                                self = .auto(try CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Auto(from: decoder))
-                            case "static":
-                                self = .`static`(try CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static(from: decoder))
-                            default:
-                                self = .unknown(try JSONValue(from: decoder))
+                        case "auto":
+                            self = .auto(try CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Auto(from: decoder))
+                        case "static":
+                            self = .`static`(try CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static(from: decoder))
+                        default:
+                            self = .unknown(try JSONValue(from: decoder))
                         }
                     }
 
@@ -1381,9 +1381,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     /// - Throws: `EncodingError` when the value cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
                         switch self {
-                            case .auto(let value): try value.encode(to: encoder)
-                            case .`static`(let value): try value.encode(to: encoder)
-                            case .unknown(let value): try value.encode(to: encoder)
+                        case .auto(let value): try value.encode(to: encoder)
+                        case .`static`(let value): try value.encode(to: encoder)
+                        case .unknown(let value): try value.encode(to: encoder)
                         }
                     }
 
@@ -1632,9 +1632,9 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .arrayOfContentParts(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .arrayOfContentParts(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -1658,14 +1658,14 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "image_file":
-                        self = .imageFile(try MessageContentImageFileObject(from: decoder))
-                    case "image_url":
-                        self = .imageURL(try MessageContentImageURLObject(from: decoder))
-                    case "text":
-                        self = .text(try MessageRequestContentTextObject(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "image_file":
+                    self = .imageFile(try MessageContentImageFileObject(from: decoder))
+                case "image_url":
+                    self = .imageURL(try MessageContentImageURLObject(from: decoder))
+                case "text":
+                    self = .text(try MessageRequestContentTextObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -1674,10 +1674,10 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .imageFile(let value): try value.encode(to: encoder)
-                    case .imageURL(let value): try value.encode(to: encoder)
-                    case .text(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .imageFile(let value): try value.encode(to: encoder)
+                case .imageURL(let value): try value.encode(to: encoder)
+                case .text(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -1747,12 +1747,12 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "code_interpreter":
-                        self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                    case "file_search":
-                        self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "code_interpreter":
+                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+                case "file_search":
+                    self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -1761,9 +1761,9 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .codeInterpreter(let value): try value.encode(to: encoder)
-                    case .fileSearch(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .codeInterpreter(let value): try value.encode(to: encoder)
+                case .fileSearch(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -2103,14 +2103,14 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
-                case "function":
-                    self = .function(try AssistantToolsFunction(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "code_interpreter":
+                self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+            case "file_search":
+                self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
+            case "function":
+                self = .function(try AssistantToolsFunction(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2119,10 +2119,10 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2442,14 +2442,14 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
-                case "function":
-                    self = .function(try AssistantToolsFunction(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "code_interpreter":
+                self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+            case "file_search":
+                self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
+            case "function":
+                self = .function(try AssistantToolsFunction(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2458,10 +2458,10 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2844,12 +2844,12 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     /// - Throws: `DecodingError` only when the input is not JSON.
                     public init(from decoder: any Decoder) throws {
                         switch decoder.discriminator("type") {
-                            case "auto":
-                                self = .auto(try CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Auto(from: decoder))
-                            case "static":
-                                self = .`static`(try CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static(from: decoder))
-                            default:
-                                self = .unknown(try JSONValue(from: decoder))
+                        case "auto":
+                            self = .auto(try CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Auto(from: decoder))
+                        case "static":
+                            self = .`static`(try CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static(from: decoder))
+                        default:
+                            self = .unknown(try JSONValue(from: decoder))
                         }
                     }
 
@@ -2858,9 +2858,9 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     /// - Throws: `EncodingError` when the value cannot be encoded.
                     public func encode(to encoder: any Encoder) throws {
                         switch self {
-                            case .auto(let value): try value.encode(to: encoder)
-                            case .`static`(let value): try value.encode(to: encoder)
-                            case .unknown(let value): try value.encode(to: encoder)
+                        case .auto(let value): try value.encode(to: encoder)
+                        case .`static`(let value): try value.encode(to: encoder)
+                        case .unknown(let value): try value.encode(to: encoder)
                         }
                     }
 

@@ -106,12 +106,12 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "file_citation":
-                        self = .fileCitation(try MessageContentTextAnnotationsFileCitationObject(from: decoder))
-                    case "file_path":
-                        self = .filePath(try MessageContentTextAnnotationsFilePathObject(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "file_citation":
+                    self = .fileCitation(try MessageContentTextAnnotationsFileCitationObject(from: decoder))
+                case "file_path":
+                    self = .filePath(try MessageContentTextAnnotationsFilePathObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -120,9 +120,9 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .fileCitation(let value): try value.encode(to: encoder)
-                    case .filePath(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .fileCitation(let value): try value.encode(to: encoder)
+                case .filePath(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -394,16 +394,16 @@ public struct MessageObject: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "image_file":
-                    self = .imageFile(try MessageContentImageFileObject(from: decoder))
-                case "image_url":
-                    self = .imageURL(try MessageContentImageURLObject(from: decoder))
-                case "text":
-                    self = .text(try MessageContentTextObject(from: decoder))
-                case "refusal":
-                    self = .refusal(try MessageContentRefusalObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "image_file":
+                self = .imageFile(try MessageContentImageFileObject(from: decoder))
+            case "image_url":
+                self = .imageURL(try MessageContentImageURLObject(from: decoder))
+            case "text":
+                self = .text(try MessageContentTextObject(from: decoder))
+            case "refusal":
+                self = .refusal(try MessageContentRefusalObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -412,11 +412,11 @@ public struct MessageObject: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .imageFile(let value): try value.encode(to: encoder)
-                case .imageURL(let value): try value.encode(to: encoder)
-                case .text(let value): try value.encode(to: encoder)
-                case .refusal(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .imageFile(let value): try value.encode(to: encoder)
+            case .imageURL(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -485,12 +485,12 @@ public struct MessageObject: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "code_interpreter":
-                        self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                    case "file_search":
-                        self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "code_interpreter":
+                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+                case "file_search":
+                    self = .fileSearch(try AssistantToolsFileSearchTypeOnly(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -499,9 +499,9 @@ public struct MessageObject: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .codeInterpreter(let value): try value.encode(to: encoder)
-                    case .fileSearch(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .codeInterpreter(let value): try value.encode(to: encoder)
+                case .fileSearch(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -825,14 +825,14 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
-                case "function":
-                    self = .function(try AssistantToolsFunction(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "code_interpreter":
+                self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+            case "file_search":
+                self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
+            case "function":
+                self = .function(try AssistantToolsFunction(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -841,10 +841,10 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1301,7 +1301,7 @@ public struct RunObject: Codable, Hashable, Sendable {
     /// The model that the [assistant](/docs/api-reference/assistants) used for this run.
     public var model: Swift.String
     /// The instructions that the [assistant](/docs/api-reference/assistants) used for this run.
-    public var instructions: Swift.String
+    public var instructions: Swift.String?
     /// The list of tools that the [assistant](/docs/api-reference/assistants) used for this run.
     public var tools: [RunObject.ToolValue]
     /// The `metadata` member.
@@ -1340,7 +1340,6 @@ public struct RunObject: Codable, Hashable, Sendable {
     ///   - assistantID: The ID of the [assistant](/docs/api-reference/assistants) used for execution of this run.
     ///   - status: The status of the run, which can be either `queued`, `in_progress`, `requires_action`, `cancelling`, `cancelled`, `failed`, `completed`, `incomplete`, or `expired`.
     ///   - model: The model that the [assistant](/docs/api-reference/assistants) used for this run.
-    ///   - instructions: The instructions that the [assistant](/docs/api-reference/assistants) used for this run.
     ///   - tools: The list of tools that the [assistant](/docs/api-reference/assistants) used for this run.
     ///   - truncationStrategy: The `truncation_strategy` member.
     ///   - toolChoice: The `tool_choice` member.
@@ -1353,6 +1352,7 @@ public struct RunObject: Codable, Hashable, Sendable {
     ///   - failedAt: The Unix timestamp (in seconds) for when the run failed.
     ///   - completedAt: The Unix timestamp (in seconds) for when the run was completed.
     ///   - incompleteDetails: Details on why the run is incomplete. Will be `null` if the run is not incomplete.
+    ///   - instructions: The instructions that the [assistant](/docs/api-reference/assistants) used for this run.
     ///   - metadata: The `metadata` member.
     ///   - usage: The `usage` member.
     ///   - temperature: The sampling temperature used for this run. If not set, defaults to 1.
@@ -1367,7 +1367,6 @@ public struct RunObject: Codable, Hashable, Sendable {
         assistantID: Swift.String,
         status: RunObject.Status,
         model: Swift.String,
-        instructions: Swift.String,
         tools: [RunObject.ToolValue],
         truncationStrategy: TruncationObject,
         toolChoice: AssistantsAPIToolChoiceOption,
@@ -1380,6 +1379,7 @@ public struct RunObject: Codable, Hashable, Sendable {
         failedAt: Swift.Int? = nil,
         completedAt: Swift.Int? = nil,
         incompleteDetails: RunObject.IncompleteDetails? = nil,
+        instructions: Swift.String? = nil,
         metadata: Metadata? = nil,
         usage: RunCompletionUsage? = nil,
         temperature: Swift.Double? = nil,
@@ -1467,7 +1467,7 @@ public struct RunObject: Codable, Hashable, Sendable {
         self.completedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .completedAt)
         self.incompleteDetails = try container.decodeIfPresent(RunObject.IncompleteDetails.self, forKey: .incompleteDetails)
         self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.instructions = try container.decode(Swift.String.self, forKey: .instructions)
+        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
         self.tools = try container.decodeIfPresent([RunObject.ToolValue].self, forKey: .tools) ?? []
         self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
         self.usage = try container.decodeIfPresent(RunCompletionUsage.self, forKey: .usage)
@@ -1777,14 +1777,14 @@ public struct RunObject: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try AssistantToolsCode(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
-                case "function":
-                    self = .function(try AssistantToolsFunction(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "code_interpreter":
+                self = .codeInterpreter(try AssistantToolsCode(from: decoder))
+            case "file_search":
+                self = .fileSearch(try AssistantToolsFileSearch(from: decoder))
+            case "function":
+                self = .function(try AssistantToolsFunction(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1793,10 +1793,10 @@ public struct RunObject: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2047,12 +2047,12 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "logs":
-                        self = .logs(try RunStepDetailsToolCallsCodeOutputLogsObject(from: decoder))
-                    case "image":
-                        self = .image(try RunStepDetailsToolCallsCodeOutputImageObject(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "logs":
+                    self = .logs(try RunStepDetailsToolCallsCodeOutputLogsObject(from: decoder))
+                case "image":
+                    self = .image(try RunStepDetailsToolCallsCodeOutputImageObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -2061,9 +2061,9 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .logs(let value): try value.encode(to: encoder)
-                    case .image(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .logs(let value): try value.encode(to: encoder)
+                case .image(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -2598,14 +2598,14 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try RunStepDetailsToolCallsCodeObject(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try RunStepDetailsToolCallsFileSearchObject(from: decoder))
-                case "function":
-                    self = .function(try RunStepDetailsToolCallsFunctionObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "code_interpreter":
+                self = .codeInterpreter(try RunStepDetailsToolCallsCodeObject(from: decoder))
+            case "file_search":
+                self = .fileSearch(try RunStepDetailsToolCallsFileSearchObject(from: decoder))
+            case "function":
+                self = .function(try RunStepDetailsToolCallsFunctionObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2614,10 +2614,10 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2841,12 +2841,12 @@ public struct RunStepObject: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "message_creation":
-                    self = .messageCreation(try RunStepDetailsMessageCreationObject(from: decoder))
-                case "tool_calls":
-                    self = .toolCalls(try RunStepDetailsToolCallsObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "message_creation":
+                self = .messageCreation(try RunStepDetailsMessageCreationObject(from: decoder))
+            case "tool_calls":
+                self = .toolCalls(try RunStepDetailsToolCallsObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2855,9 +2855,9 @@ public struct RunStepObject: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .messageCreation(let value): try value.encode(to: encoder)
-                case .toolCalls(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .messageCreation(let value): try value.encode(to: encoder)
+            case .toolCalls(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -214,12 +214,12 @@ public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "speech.audio.delta":
-                self = .speechAudioDelta(try SpeechAudioDeltaEvent(from: decoder))
-            case "speech.audio.done":
-                self = .speechAudioDone(try SpeechAudioDoneEvent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "speech.audio.delta":
+            self = .speechAudioDelta(try SpeechAudioDeltaEvent(from: decoder))
+        case "speech.audio.done":
+            self = .speechAudioDone(try SpeechAudioDoneEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -228,9 +228,9 @@ public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .speechAudioDelta(let value): try value.encode(to: encoder)
-            case .speechAudioDone(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .speechAudioDelta(let value): try value.encode(to: encoder)
+        case .speechAudioDone(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -487,9 +487,9 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .vadConfig(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .vadConfig(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -578,12 +578,12 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "tokens":
-                    self = .tokens(try TranscriptTextUsageTokens(from: decoder))
-                case "duration":
-                    self = .duration(try TranscriptTextUsageDuration(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "tokens":
+                self = .tokens(try TranscriptTextUsageTokens(from: decoder))
+            case "duration":
+                self = .duration(try TranscriptTextUsageDuration(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -592,9 +592,9 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .tokens(let value): try value.encode(to: encoder)
-                case .duration(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .tokens(let value): try value.encode(to: encoder)
+            case .duration(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -735,12 +735,12 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "tokens":
-                    self = .tokens(try TranscriptTextUsageTokens(from: decoder))
-                case "duration":
-                    self = .duration(try TranscriptTextUsageDuration(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "tokens":
+                self = .tokens(try TranscriptTextUsageTokens(from: decoder))
+            case "duration":
+                self = .duration(try TranscriptTextUsageDuration(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -749,9 +749,9 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .tokens(let value): try value.encode(to: encoder)
-                case .duration(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .tokens(let value): try value.encode(to: encoder)
+            case .duration(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -777,14 +777,14 @@ public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable 
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "transcript.text.segment":
-                self = .transcriptTextSegment(try TranscriptTextSegmentEvent(from: decoder))
-            case "transcript.text.delta":
-                self = .transcriptTextDelta(try TranscriptTextDeltaEvent(from: decoder))
-            case "transcript.text.done":
-                self = .transcriptTextDone(try TranscriptTextDoneEvent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "transcript.text.segment":
+            self = .transcriptTextSegment(try TranscriptTextSegmentEvent(from: decoder))
+        case "transcript.text.delta":
+            self = .transcriptTextDelta(try TranscriptTextDeltaEvent(from: decoder))
+        case "transcript.text.done":
+            self = .transcriptTextDone(try TranscriptTextDoneEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -793,10 +793,10 @@ public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable 
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .transcriptTextSegment(let value): try value.encode(to: encoder)
-            case .transcriptTextDelta(let value): try value.encode(to: encoder)
-            case .transcriptTextDone(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .transcriptTextSegment(let value): try value.encode(to: encoder)
+        case .transcriptTextDelta(let value): try value.encode(to: encoder)
+        case .transcriptTextDone(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -888,12 +888,12 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "text":
-                        self = .text(try ChatCompletionRequestMessageContentPartText(from: decoder))
-                    case "image_url":
-                        self = .imageURL(try ChatCompletionRequestMessageContentPartImage(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "text":
+                    self = .text(try ChatCompletionRequestMessageContentPartText(from: decoder))
+                case "image_url":
+                    self = .imageURL(try ChatCompletionRequestMessageContentPartImage(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -902,9 +902,9 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .text(let value): try value.encode(to: encoder)
-                    case .imageURL(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .text(let value): try value.encode(to: encoder)
+                case .imageURL(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -1136,12 +1136,12 @@ public enum ChatCompletionMessageToolCallValue: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "function":
-                self = .function(try ChatCompletionMessageToolCall(from: decoder))
-            case "custom":
-                self = .custom(try ChatCompletionMessageCustomToolCall(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "function":
+            self = .function(try ChatCompletionMessageToolCall(from: decoder))
+        case "custom":
+            self = .custom(try ChatCompletionMessageCustomToolCall(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1150,9 +1150,9 @@ public enum ChatCompletionMessageToolCallValue: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .function(let value): try value.encode(to: encoder)
-            case .custom(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .function(let value): try value.encode(to: encoder)
+        case .custom(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1245,12 +1245,12 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "moderation_results":
-                    self = .moderationResults(try ChatCompletionModerationResults(from: decoder))
-                case "error":
-                    self = .error(try ChatCompletionModerationError(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "moderation_results":
+                self = .moderationResults(try ChatCompletionModerationResults(from: decoder))
+            case "error":
+                self = .error(try ChatCompletionModerationError(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1259,9 +1259,9 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .moderationResults(let value): try value.encode(to: encoder)
-                case .error(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .moderationResults(let value): try value.encode(to: encoder)
+            case .error(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1284,12 +1284,12 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "moderation_results":
-                    self = .moderationResults(try ChatCompletionModerationResults(from: decoder))
-                case "error":
-                    self = .error(try ChatCompletionModerationError(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "moderation_results":
+                self = .moderationResults(try ChatCompletionModerationResults(from: decoder))
+            case "error":
+                self = .error(try ChatCompletionModerationError(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1298,9 +1298,9 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .moderationResults(let value): try value.encode(to: encoder)
-                case .error(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .moderationResults(let value): try value.encode(to: encoder)
+            case .error(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1677,9 +1677,9 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .arrayOfContentParts(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .arrayOfContentParts(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1790,12 +1790,12 @@ public enum ChatCompletionRequestAssistantMessageContentPart: Codable, Hashable,
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "text":
-                self = .text(try ChatCompletionRequestMessageContentPartText(from: decoder))
-            case "refusal":
-                self = .refusal(try ChatCompletionRequestMessageContentPartRefusal(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "text":
+            self = .text(try ChatCompletionRequestMessageContentPartText(from: decoder))
+        case "refusal":
+            self = .refusal(try ChatCompletionRequestMessageContentPartRefusal(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1804,9 +1804,9 @@ public enum ChatCompletionRequestAssistantMessageContentPart: Codable, Hashable,
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .text(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .text(let value): try value.encode(to: encoder)
+        case .refusal(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1898,9 +1898,9 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .arrayOfContentParts(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .arrayOfContentParts(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1984,20 +1984,20 @@ public enum ChatCompletionRequestMessage: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("role") {
-            case "developer":
-                self = .developer(try ChatCompletionRequestDeveloperMessage(from: decoder))
-            case "system":
-                self = .system(try ChatCompletionRequestSystemMessage(from: decoder))
-            case "user":
-                self = .user(try ChatCompletionRequestUserMessage(from: decoder))
-            case "assistant":
-                self = .assistant(try ChatCompletionRequestAssistantMessage(from: decoder))
-            case "tool":
-                self = .tool(try ChatCompletionRequestToolMessage(from: decoder))
-            case "function":
-                self = .function(try ChatCompletionRequestFunctionMessage(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "developer":
+            self = .developer(try ChatCompletionRequestDeveloperMessage(from: decoder))
+        case "system":
+            self = .system(try ChatCompletionRequestSystemMessage(from: decoder))
+        case "user":
+            self = .user(try ChatCompletionRequestUserMessage(from: decoder))
+        case "assistant":
+            self = .assistant(try ChatCompletionRequestAssistantMessage(from: decoder))
+        case "tool":
+            self = .tool(try ChatCompletionRequestToolMessage(from: decoder))
+        case "function":
+            self = .function(try ChatCompletionRequestFunctionMessage(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2006,13 +2006,13 @@ public enum ChatCompletionRequestMessage: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .developer(let value): try value.encode(to: encoder)
-            case .system(let value): try value.encode(to: encoder)
-            case .user(let value): try value.encode(to: encoder)
-            case .assistant(let value): try value.encode(to: encoder)
-            case .tool(let value): try value.encode(to: encoder)
-            case .function(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .developer(let value): try value.encode(to: encoder)
+        case .system(let value): try value.encode(to: encoder)
+        case .user(let value): try value.encode(to: encoder)
+        case .assistant(let value): try value.encode(to: encoder)
+        case .tool(let value): try value.encode(to: encoder)
+        case .function(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2536,9 +2536,9 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .arrayOfContentParts(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .arrayOfContentParts(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2634,9 +2634,9 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .arrayOfContentParts(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .arrayOfContentParts(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2733,9 +2733,9 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .arrayOfContentParts(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .arrayOfContentParts(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2763,16 +2763,16 @@ public enum ChatCompletionRequestUserMessageContentPart: Codable, Hashable, Send
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "text":
-                self = .text(try ChatCompletionRequestMessageContentPartText(from: decoder))
-            case "image_url":
-                self = .imageURL(try ChatCompletionRequestMessageContentPartImage(from: decoder))
-            case "input_audio":
-                self = .inputAudio(try ChatCompletionRequestMessageContentPartAudio(from: decoder))
-            case "file":
-                self = .file(try ChatCompletionRequestMessageContentPartFile(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "text":
+            self = .text(try ChatCompletionRequestMessageContentPartText(from: decoder))
+        case "image_url":
+            self = .imageURL(try ChatCompletionRequestMessageContentPartImage(from: decoder))
+        case "input_audio":
+            self = .inputAudio(try ChatCompletionRequestMessageContentPartAudio(from: decoder))
+        case "file":
+            self = .file(try ChatCompletionRequestMessageContentPartFile(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2781,11 +2781,11 @@ public enum ChatCompletionRequestUserMessageContentPart: Codable, Hashable, Send
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .text(let value): try value.encode(to: encoder)
-            case .imageURL(let value): try value.encode(to: encoder)
-            case .inputAudio(let value): try value.encode(to: encoder)
-            case .file(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .text(let value): try value.encode(to: encoder)
+        case .imageURL(let value): try value.encode(to: encoder)
+        case .inputAudio(let value): try value.encode(to: encoder)
+        case .file(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3483,11 +3483,11 @@ public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .chatCompletionAllowedToolsChoice(let value): try value.encode(to: encoder)
-            case .chatCompletionNamedToolChoice(let value): try value.encode(to: encoder)
-            case .chatCompletionNamedToolChoiceCustom(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .chatCompletionAllowedToolsChoice(let value): try value.encode(to: encoder)
+        case .chatCompletionNamedToolChoice(let value): try value.encode(to: encoder)
+        case .chatCompletionNamedToolChoiceCustom(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 

@@ -587,14 +587,14 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "text":
-                    self = .text(try ResponseFormatText(from: decoder))
-                case "json_schema":
-                    self = .jsonSchema(try ResponseFormatJSONSchema(from: decoder))
-                case "json_object":
-                    self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "text":
+                self = .text(try ResponseFormatText(from: decoder))
+            case "json_schema":
+                self = .jsonSchema(try ResponseFormatJSONSchema(from: decoder))
+            case "json_object":
+                self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -603,10 +603,10 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .text(let value): try value.encode(to: encoder)
-                case .jsonSchema(let value): try value.encode(to: encoder)
-                case .jsonObject(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .jsonSchema(let value): try value.encode(to: encoder)
+            case .jsonObject(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -713,12 +713,12 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "function":
-                    self = .function(try ChatCompletionTool(from: decoder))
-                case "custom":
-                    self = .custom(try CustomToolChatCompletions(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "function":
+                self = .function(try ChatCompletionTool(from: decoder))
+            case "custom":
+                self = .custom(try CustomToolChatCompletions(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -727,9 +727,9 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .function(let value): try value.encode(to: encoder)
-                case .custom(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .custom(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -782,9 +782,9 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .chatCompletionFunctionCallOption(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .chatCompletionFunctionCallOption(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -1447,12 +1447,12 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "text":
-                        self = .text(try CustomToolChatCompletions.Custom.Format.Text(from: decoder))
-                    case "grammar":
-                        self = .grammar(try CustomToolChatCompletions.Custom.Format.Grammar(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "text":
+                    self = .text(try CustomToolChatCompletions.Custom.Format.Text(from: decoder))
+                case "grammar":
+                    self = .grammar(try CustomToolChatCompletions.Custom.Format.Grammar(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -1461,9 +1461,9 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .text(let value): try value.encode(to: encoder)
-                    case .grammar(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .text(let value): try value.encode(to: encoder)
+                case .grammar(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
 
@@ -1686,9 +1686,9 @@ public struct PredictionContent: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .arrayOfContentParts(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .arrayOfContentParts(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -276,11 +276,11 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .strings(let value): try value.encode(to: encoder)
-                case .integers(let value): try value.encode(to: encoder)
-                case .integerArrays(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
+            case .integers(let value): try value.encode(to: encoder)
+            case .integerArrays(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -376,7 +376,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
         /// `length` if the maximum number of tokens specified in the request was reached,
         /// or `content_filter` if content was omitted due to a flag from our content filters.
-        public var finishReason: CreateCompletionResponse.Choice.FinishReason
+        public var finishReason: CreateCompletionResponse.Choice.FinishReason?
         /// The `index` member.
         public var index: Swift.Int
         /// The `logprobs` member.
@@ -387,14 +387,14 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         /// Creates a new `Choice`.
         ///
         /// - Parameters:
-        ///   - finishReason: The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
         ///   - index: The `index` member.
         ///   - text: The `text` member.
+        ///   - finishReason: The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
         ///   - logprobs: The `logprobs` member.
         public init(
-            finishReason: CreateCompletionResponse.Choice.FinishReason,
             index: Swift.Int,
             text: Swift.String,
+            finishReason: CreateCompletionResponse.Choice.FinishReason? = nil,
             logprobs: CreateCompletionResponse.Choice.Logprobs? = nil
         ) {
             self.finishReason = finishReason
@@ -416,7 +416,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         ///   of a member whose value does not fit its type.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.finishReason = try container.decode(CreateCompletionResponse.Choice.FinishReason.self, forKey: .finishReason)
+            self.finishReason = try container.decodeIfPresent(CreateCompletionResponse.Choice.FinishReason.self, forKey: .finishReason)
             self.index = try container.decode(Swift.Int.self, forKey: .index)
             self.logprobs = try container.decodeIfPresent(CreateCompletionResponse.Choice.Logprobs.self, forKey: .logprobs)
             self.text = try container.decode(Swift.String.self, forKey: .text)

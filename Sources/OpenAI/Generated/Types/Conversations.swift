@@ -73,64 +73,64 @@ public enum ConversationItem: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "message":
-                self = .message(try Message(from: decoder))
-            case "function_call":
-                self = .functionCall(try FunctionToolCallResource(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try FunctionToolCallOutputResource(from: decoder))
-            case "file_search_call":
-                self = .fileSearchCall(try FileSearchToolCall(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try WebSearchToolCall(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try ComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try ToolSearchCall(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try AdditionalTools(from: decoder))
-            case "reasoning":
-                self = .reasoning(try ReasoningItem(from: decoder))
-            case "program":
-                self = .program(try Program(from: decoder))
-            case "program_output":
-                self = .programOutput(try ProgramOutput(from: decoder))
-            case "compaction":
-                self = .compaction(try CompactionBody(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try LocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try FunctionShellCall(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try MCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try MCPToolCall(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try CustomToolCall(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try CustomToolCallOutput(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "message":
+            self = .message(try Message(from: decoder))
+        case "function_call":
+            self = .functionCall(try FunctionToolCallResource(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try FunctionToolCallOutputResource(from: decoder))
+        case "file_search_call":
+            self = .fileSearchCall(try FileSearchToolCall(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try WebSearchToolCall(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try ComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try ToolSearchCall(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try AdditionalTools(from: decoder))
+        case "reasoning":
+            self = .reasoning(try ReasoningItem(from: decoder))
+        case "program":
+            self = .program(try Program(from: decoder))
+        case "program_output":
+            self = .programOutput(try ProgramOutput(from: decoder))
+        case "compaction":
+            self = .compaction(try CompactionBody(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try LocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try FunctionShellCall(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try MCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try MCPToolCall(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try CustomToolCall(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try CustomToolCallOutput(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -139,35 +139,35 @@ public enum ConversationItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .message(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .message(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .programOutput(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -121,11 +121,11 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .strings(let value): try value.encode(to: encoder)
-                case .integers(let value): try value.encode(to: encoder)
-                case .integerArrays(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
+            case .integers(let value): try value.encode(to: encoder)
+            case .integerArrays(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -86,12 +86,12 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "template":
-                    self = .template(try CreateEvalCompletionsRunDataSource.InputMessages.Template(from: decoder))
-                case "item_reference":
-                    self = .itemReference(try CreateEvalCompletionsRunDataSource.InputMessages.ItemReference(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "template":
+                self = .template(try CreateEvalCompletionsRunDataSource.InputMessages.Template(from: decoder))
+            case "item_reference":
+                self = .itemReference(try CreateEvalCompletionsRunDataSource.InputMessages.ItemReference(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -100,9 +100,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .template(let value): try value.encode(to: encoder)
-                case .itemReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .template(let value): try value.encode(to: encoder)
+            case .itemReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -178,9 +178,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 /// - Throws: `EncodingError` when the value cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     switch self {
-                        case .easyInputMessage(let value): try value.encode(to: encoder)
-                        case .evalItem(let value): try value.encode(to: encoder)
-                        case .unknown(let value): try value.encode(to: encoder)
+                    case .easyInputMessage(let value): try value.encode(to: encoder)
+                    case .evalItem(let value): try value.encode(to: encoder)
+                    case .unknown(let value): try value.encode(to: encoder)
                     }
                 }
             }
@@ -351,14 +351,14 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "text":
-                        self = .text(try ResponseFormatText(from: decoder))
-                    case "json_schema":
-                        self = .jsonSchema(try ResponseFormatJSONSchema(from: decoder))
-                    case "json_object":
-                        self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "text":
+                    self = .text(try ResponseFormatText(from: decoder))
+                case "json_schema":
+                    self = .jsonSchema(try ResponseFormatJSONSchema(from: decoder))
+                case "json_object":
+                    self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -367,10 +367,10 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .text(let value): try value.encode(to: encoder)
-                    case .jsonSchema(let value): try value.encode(to: encoder)
-                    case .jsonObject(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .text(let value): try value.encode(to: encoder)
+                case .jsonSchema(let value): try value.encode(to: encoder)
+                case .jsonObject(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -396,14 +396,14 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "file_content":
-                    self = .fileContent(try EvalJsonlFileContentSource(from: decoder))
-                case "file_id":
-                    self = .fileID(try EvalJsonlFileIDSource(from: decoder))
-                case "stored_completions":
-                    self = .storedCompletions(try EvalStoredCompletionsSource(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "file_content":
+                self = .fileContent(try EvalJsonlFileContentSource(from: decoder))
+            case "file_id":
+                self = .fileID(try EvalJsonlFileIDSource(from: decoder))
+            case "stored_completions":
+                self = .storedCompletions(try EvalStoredCompletionsSource(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -412,10 +412,10 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .fileContent(let value): try value.encode(to: encoder)
-                case .fileID(let value): try value.encode(to: encoder)
-                case .storedCompletions(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .fileContent(let value): try value.encode(to: encoder)
+            case .fileID(let value): try value.encode(to: encoder)
+            case .storedCompletions(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -506,9 +506,9 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .simpleInputMessage(let value): try value.encode(to: encoder)
-            case .evalItem(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .simpleInputMessage(let value): try value.encode(to: encoder)
+        case .evalItem(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 
@@ -617,12 +617,12 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "file_content":
-                    self = .fileContent(try EvalJsonlFileContentSource(from: decoder))
-                case "file_id":
-                    self = .fileID(try EvalJsonlFileIDSource(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "file_content":
+                self = .fileContent(try EvalJsonlFileContentSource(from: decoder))
+            case "file_id":
+                self = .fileID(try EvalJsonlFileIDSource(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -631,9 +631,9 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .fileContent(let value): try value.encode(to: encoder)
-                case .fileID(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .fileContent(let value): try value.encode(to: encoder)
+            case .fileID(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -837,14 +837,14 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "custom":
-                    self = .custom(try CreateEvalCustomDataSourceConfig(from: decoder))
-                case "logs":
-                    self = .logs(try CreateEvalLogsDataSourceConfig(from: decoder))
-                case "stored_completions":
-                    self = .storedCompletions(try CreateEvalStoredCompletionsDataSourceConfig(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "custom":
+                self = .custom(try CreateEvalCustomDataSourceConfig(from: decoder))
+            case "logs":
+                self = .logs(try CreateEvalLogsDataSourceConfig(from: decoder))
+            case "stored_completions":
+                self = .storedCompletions(try CreateEvalStoredCompletionsDataSourceConfig(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -853,10 +853,10 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .custom(let value): try value.encode(to: encoder)
-                case .logs(let value): try value.encode(to: encoder)
-                case .storedCompletions(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .custom(let value): try value.encode(to: encoder)
+            case .logs(let value): try value.encode(to: encoder)
+            case .storedCompletions(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -885,18 +885,18 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "label_model":
-                    self = .labelModel(try CreateEvalLabelModelGrader(from: decoder))
-                case "string_check":
-                    self = .stringCheck(try EvalGraderStringCheck(from: decoder))
-                case "text_similarity":
-                    self = .textSimilarity(try EvalGraderTextSimilarity(from: decoder))
-                case "python":
-                    self = .python(try EvalGraderPython(from: decoder))
-                case "score_model":
-                    self = .scoreModel(try EvalGraderScoreModel(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "label_model":
+                self = .labelModel(try CreateEvalLabelModelGrader(from: decoder))
+            case "string_check":
+                self = .stringCheck(try EvalGraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try EvalGraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try EvalGraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try EvalGraderScoreModel(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -905,12 +905,12 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .labelModel(let value): try value.encode(to: encoder)
-                case .stringCheck(let value): try value.encode(to: encoder)
-                case .textSimilarity(let value): try value.encode(to: encoder)
-                case .python(let value): try value.encode(to: encoder)
-                case .scoreModel(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .labelModel(let value): try value.encode(to: encoder)
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -999,12 +999,12 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "template":
-                    self = .template(try CreateEvalResponsesRunDataSource.InputMessages.Template(from: decoder))
-                case "item_reference":
-                    self = .itemReference(try CreateEvalResponsesRunDataSource.InputMessages.ItemReference(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "template":
+                self = .template(try CreateEvalResponsesRunDataSource.InputMessages.Template(from: decoder))
+            case "item_reference":
+                self = .itemReference(try CreateEvalResponsesRunDataSource.InputMessages.ItemReference(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1013,9 +1013,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .template(let value): try value.encode(to: encoder)
-                case .itemReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .template(let value): try value.encode(to: encoder)
+            case .itemReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -1090,9 +1090,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 /// - Throws: `EncodingError` when the value cannot be encoded.
                 public func encode(to encoder: any Encoder) throws {
                     switch self {
-                        case .chatMessage(let value): try value.encode(to: encoder)
-                        case .evalItem(let value): try value.encode(to: encoder)
-                        case .unknown(let value): try value.encode(to: encoder)
+                    case .chatMessage(let value): try value.encode(to: encoder)
+                    case .evalItem(let value): try value.encode(to: encoder)
+                    case .unknown(let value): try value.encode(to: encoder)
                     }
                 }
 
@@ -1359,14 +1359,14 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "file_content":
-                    self = .fileContent(try EvalJsonlFileContentSource(from: decoder))
-                case "file_id":
-                    self = .fileID(try EvalJsonlFileIDSource(from: decoder))
-                case "responses":
-                    self = .responses(try EvalResponsesSource(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "file_content":
+                self = .fileContent(try EvalJsonlFileContentSource(from: decoder))
+            case "file_id":
+                self = .fileID(try EvalJsonlFileIDSource(from: decoder))
+            case "responses":
+                self = .responses(try EvalResponsesSource(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1375,10 +1375,10 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .fileContent(let value): try value.encode(to: encoder)
-                case .fileID(let value): try value.encode(to: encoder)
-                case .responses(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .fileContent(let value): try value.encode(to: encoder)
+            case .fileID(let value): try value.encode(to: encoder)
+            case .responses(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1458,14 +1458,14 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "jsonl":
-                    self = .jsonl(try CreateEvalJsonlRunDataSource(from: decoder))
-                case "completions":
-                    self = .completions(try CreateEvalCompletionsRunDataSource(from: decoder))
-                case "responses":
-                    self = .responses(try CreateEvalResponsesRunDataSource(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "jsonl":
+                self = .jsonl(try CreateEvalJsonlRunDataSource(from: decoder))
+            case "completions":
+                self = .completions(try CreateEvalCompletionsRunDataSource(from: decoder))
+            case "responses":
+                self = .responses(try CreateEvalResponsesRunDataSource(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1474,10 +1474,10 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .jsonl(let value): try value.encode(to: encoder)
-                case .completions(let value): try value.encode(to: encoder)
-                case .responses(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .jsonl(let value): try value.encode(to: encoder)
+            case .completions(let value): try value.encode(to: encoder)
+            case .responses(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1631,14 +1631,14 @@ public struct Eval: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "custom":
-                    self = .custom(try EvalCustomDataSourceConfig(from: decoder))
-                case "logs":
-                    self = .logs(try EvalLogsDataSourceConfig(from: decoder))
-                case "stored_completions":
-                    self = .storedCompletions(try EvalStoredCompletionsDataSourceConfig(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "custom":
+                self = .custom(try EvalCustomDataSourceConfig(from: decoder))
+            case "logs":
+                self = .logs(try EvalLogsDataSourceConfig(from: decoder))
+            case "stored_completions":
+                self = .storedCompletions(try EvalStoredCompletionsDataSourceConfig(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1647,10 +1647,10 @@ public struct Eval: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .custom(let value): try value.encode(to: encoder)
-                case .logs(let value): try value.encode(to: encoder)
-                case .storedCompletions(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .custom(let value): try value.encode(to: encoder)
+            case .logs(let value): try value.encode(to: encoder)
+            case .storedCompletions(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1679,18 +1679,18 @@ public struct Eval: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "label_model":
-                    self = .labelModel(try EvalGraderLabelModel(from: decoder))
-                case "string_check":
-                    self = .stringCheck(try EvalGraderStringCheck(from: decoder))
-                case "text_similarity":
-                    self = .textSimilarity(try EvalGraderTextSimilarity(from: decoder))
-                case "python":
-                    self = .python(try EvalGraderPython(from: decoder))
-                case "score_model":
-                    self = .scoreModel(try EvalGraderScoreModel(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "label_model":
+                self = .labelModel(try EvalGraderLabelModel(from: decoder))
+            case "string_check":
+                self = .stringCheck(try EvalGraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try EvalGraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try EvalGraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try EvalGraderScoreModel(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1699,12 +1699,12 @@ public struct Eval: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .labelModel(let value): try value.encode(to: encoder)
-                case .stringCheck(let value): try value.encode(to: encoder)
-                case .textSimilarity(let value): try value.encode(to: encoder)
-                case .python(let value): try value.encode(to: encoder)
-                case .scoreModel(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .labelModel(let value): try value.encode(to: encoder)
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3031,14 +3031,14 @@ public struct EvalRun: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "jsonl":
-                    self = .jsonl(try CreateEvalJsonlRunDataSource(from: decoder))
-                case "completions":
-                    self = .completions(try CreateEvalCompletionsRunDataSource(from: decoder))
-                case "responses":
-                    self = .responses(try CreateEvalResponsesRunDataSource(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "jsonl":
+                self = .jsonl(try CreateEvalJsonlRunDataSource(from: decoder))
+            case "completions":
+                self = .completions(try CreateEvalCompletionsRunDataSource(from: decoder))
+            case "responses":
+                self = .responses(try CreateEvalResponsesRunDataSource(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3047,10 +3047,10 @@ public struct EvalRun: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .jsonl(let value): try value.encode(to: encoder)
-                case .completions(let value): try value.encode(to: encoder)
-                case .responses(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .jsonl(let value): try value.encode(to: encoder)
+            case .completions(let value): try value.encode(to: encoder)
+            case .responses(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

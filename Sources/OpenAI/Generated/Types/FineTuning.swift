@@ -290,9 +290,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .string(let value): try value.encode(to: encoder)
-                    case .integer(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .integer(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -332,9 +332,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .string(let value): try value.encode(to: encoder)
-                    case .number(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .number(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -374,9 +374,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .string(let value): try value.encode(to: encoder)
-                    case .integer(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .integer(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -667,9 +667,9 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .arrayOfContentParts(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .arrayOfContentParts(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -858,9 +858,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -899,9 +899,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -940,9 +940,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -981,9 +981,9 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1231,9 +1231,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1272,9 +1272,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1313,9 +1313,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1379,9 +1379,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1420,9 +1420,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1461,9 +1461,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1539,18 +1539,18 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "string_check":
-                    self = .stringCheck(try GraderStringCheck(from: decoder))
-                case "text_similarity":
-                    self = .textSimilarity(try GraderTextSimilarity(from: decoder))
-                case "python":
-                    self = .python(try GraderPython(from: decoder))
-                case "score_model":
-                    self = .scoreModel(try GraderScoreModel(from: decoder))
-                case "multi":
-                    self = .multi(try GraderMulti(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "string_check":
+                self = .stringCheck(try GraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try GraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try GraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try GraderScoreModel(from: decoder))
+            case "multi":
+                self = .multi(try GraderMulti(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1559,12 +1559,12 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringCheck(let value): try value.encode(to: encoder)
-                case .textSimilarity(let value): try value.encode(to: encoder)
-                case .python(let value): try value.encode(to: encoder)
-                case .scoreModel(let value): try value.encode(to: encoder)
-                case .multi(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .multi(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1658,9 +1658,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1699,9 +1699,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1740,9 +1740,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2274,9 +2274,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .string(let value): try value.encode(to: encoder)
-                    case .integer(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .integer(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -2316,9 +2316,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .string(let value): try value.encode(to: encoder)
-                    case .number(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .number(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -2358,9 +2358,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .string(let value): try value.encode(to: encoder)
-                    case .integer(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .integer(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -2771,18 +2771,18 @@ public struct GraderMulti: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "string_check":
-                    self = .stringCheck(try GraderStringCheck(from: decoder))
-                case "text_similarity":
-                    self = .textSimilarity(try GraderTextSimilarity(from: decoder))
-                case "python":
-                    self = .python(try GraderPython(from: decoder))
-                case "score_model":
-                    self = .scoreModel(try GraderScoreModel(from: decoder))
-                case "label_model":
-                    self = .labelModel(try GraderLabelModel(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "string_check":
+                self = .stringCheck(try GraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try GraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try GraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try GraderScoreModel(from: decoder))
+            case "label_model":
+                self = .labelModel(try GraderLabelModel(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2791,12 +2791,12 @@ public struct GraderMulti: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringCheck(let value): try value.encode(to: encoder)
-                case .textSimilarity(let value): try value.encode(to: encoder)
-                case .python(let value): try value.encode(to: encoder)
-                case .scoreModel(let value): try value.encode(to: encoder)
-                case .labelModel(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .labelModel(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3144,18 +3144,18 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "string_check":
-                    self = .stringCheck(try GraderStringCheck(from: decoder))
-                case "text_similarity":
-                    self = .textSimilarity(try GraderTextSimilarity(from: decoder))
-                case "python":
-                    self = .python(try GraderPython(from: decoder))
-                case "score_model":
-                    self = .scoreModel(try GraderScoreModel(from: decoder))
-                case "multi":
-                    self = .multi(try GraderMulti(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "string_check":
+                self = .stringCheck(try GraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try GraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try GraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try GraderScoreModel(from: decoder))
+            case "multi":
+                self = .multi(try GraderMulti(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3164,12 +3164,12 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringCheck(let value): try value.encode(to: encoder)
-                case .textSimilarity(let value): try value.encode(to: encoder)
-                case .python(let value): try value.encode(to: encoder)
-                case .scoreModel(let value): try value.encode(to: encoder)
-                case .multi(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .multi(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3528,18 +3528,18 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "string_check":
-                    self = .stringCheck(try GraderStringCheck(from: decoder))
-                case "text_similarity":
-                    self = .textSimilarity(try GraderTextSimilarity(from: decoder))
-                case "python":
-                    self = .python(try GraderPython(from: decoder))
-                case "score_model":
-                    self = .scoreModel(try GraderScoreModel(from: decoder))
-                case "multi":
-                    self = .multi(try GraderMulti(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "string_check":
+                self = .stringCheck(try GraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try GraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try GraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try GraderScoreModel(from: decoder))
+            case "multi":
+                self = .multi(try GraderMulti(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3548,12 +3548,12 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringCheck(let value): try value.encode(to: encoder)
-                case .textSimilarity(let value): try value.encode(to: encoder)
-                case .python(let value): try value.encode(to: encoder)
-                case .scoreModel(let value): try value.encode(to: encoder)
-                case .multi(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .multi(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3619,18 +3619,18 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "string_check":
-                    self = .stringCheck(try GraderStringCheck(from: decoder))
-                case "text_similarity":
-                    self = .textSimilarity(try GraderTextSimilarity(from: decoder))
-                case "python":
-                    self = .python(try GraderPython(from: decoder))
-                case "score_model":
-                    self = .scoreModel(try GraderScoreModel(from: decoder))
-                case "multi":
-                    self = .multi(try GraderMulti(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "string_check":
+                self = .stringCheck(try GraderStringCheck(from: decoder))
+            case "text_similarity":
+                self = .textSimilarity(try GraderTextSimilarity(from: decoder))
+            case "python":
+                self = .python(try GraderPython(from: decoder))
+            case "score_model":
+                self = .scoreModel(try GraderScoreModel(from: decoder))
+            case "multi":
+                self = .multi(try GraderMulti(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3639,12 +3639,12 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .stringCheck(let value): try value.encode(to: encoder)
-                case .textSimilarity(let value): try value.encode(to: encoder)
-                case .python(let value): try value.encode(to: encoder)
-                case .scoreModel(let value): try value.encode(to: encoder)
-                case .multi(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .stringCheck(let value): try value.encode(to: encoder)
+            case .textSimilarity(let value): try value.encode(to: encoder)
+            case .python(let value): try value.encode(to: encoder)
+            case .scoreModel(let value): try value.encode(to: encoder)
+            case .multi(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -230,9 +230,9 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .strings(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1684,12 +1684,12 @@ public enum ImageEditStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "image_edit.partial_image":
-                self = .imageEditPartialImage(try ImageEditPartialImageEvent(from: decoder))
-            case "image_edit.completed":
-                self = .imageEditCompleted(try ImageEditCompletedEvent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "image_edit.partial_image":
+            self = .imageEditPartialImage(try ImageEditPartialImageEvent(from: decoder))
+        case "image_edit.completed":
+            self = .imageEditCompleted(try ImageEditCompletedEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1698,9 +1698,9 @@ public enum ImageEditStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .imageEditPartialImage(let value): try value.encode(to: encoder)
-            case .imageEditCompleted(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .imageEditPartialImage(let value): try value.encode(to: encoder)
+        case .imageEditCompleted(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2091,12 +2091,12 @@ public enum ImageGenStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "image_generation.partial_image":
-                self = .imageGenerationPartialImage(try ImageGenPartialImageEvent(from: decoder))
-            case "image_generation.completed":
-                self = .imageGenerationCompleted(try ImageGenCompletedEvent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "image_generation.partial_image":
+            self = .imageGenerationPartialImage(try ImageGenPartialImageEvent(from: decoder))
+        case "image_generation.completed":
+            self = .imageGenerationCompleted(try ImageGenCompletedEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2105,9 +2105,9 @@ public enum ImageGenStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .imageGenerationPartialImage(let value): try value.encode(to: encoder)
-            case .imageGenerationCompleted(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .imageGenerationPartialImage(let value): try value.encode(to: encoder)
+        case .imageGenerationCompleted(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -95,10 +95,10 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .strings(let value): try value.encode(to: encoder)
-                case .values(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
+            case .values(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -120,12 +120,12 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "image_url":
-                        self = .imageURL(try CreateModerationRequest.Input.Value.ImageURL(from: decoder))
-                    case "text":
-                        self = .text(try CreateModerationRequest.Input.Value.Text(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "image_url":
+                    self = .imageURL(try CreateModerationRequest.Input.Value.ImageURL(from: decoder))
+                case "text":
+                    self = .text(try CreateModerationRequest.Input.Value.Text(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -134,9 +134,9 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .imageURL(let value): try value.encode(to: encoder)
-                    case .text(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .imageURL(let value): try value.encode(to: encoder)
+                case .text(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
 

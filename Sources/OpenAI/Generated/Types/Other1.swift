@@ -442,18 +442,22 @@ public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
 /// in your code. See the [Assistants API quickstart](/docs/assistants/overview) to learn how to
 /// integrate the Assistants API with streaming.
 ///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+/// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantStreamEvent`.
 public enum AssistantStreamEvent: Codable, Hashable, Sendable {
-    case threadStreamEvent(ThreadStreamEvent)
+    /// event: `thread.created`
+    case threadCreated(ThreadStreamEvent)
+    /// event: `thread.run.created`, `thread.run.queued`, `thread.run.in_progress`, `thread.run.requires_action`, `thread.run.completed`, `thread.run.incomplete`, `thread.run.failed`, `thread.run.cancelling`, `thread.run.cancelled`, `thread.run.expired`
     case runStreamEvent(RunStreamEvent)
+    /// event: `thread.run.step.created`, `thread.run.step.in_progress`, `thread.run.step.delta`, `thread.run.step.completed`, `thread.run.step.failed`, `thread.run.step.cancelled`, `thread.run.step.expired`
     case runStepStreamEvent(RunStepStreamEvent)
+    /// event: `thread.message.created`, `thread.message.in_progress`, `thread.message.delta`, `thread.message.completed`, `thread.message.incomplete`
     case messageStreamEvent(MessageStreamEvent)
-    /// Occurs when an [error](/docs/guides/error-codes#api-errors) occurs. This can happen due to an internal server error or a timeout.
-    case errorEvent(ErrorEvent)
-    /// Occurs when a stream ends.
-    case doneEvent(DoneEvent)
+    /// Occurs when an [error](/docs/guides/error-codes#api-errors) occurs. This can happen due to an internal server error or a timeout. (event: `error`)
+    case error(ErrorEvent)
+    /// Occurs when a stream ends. (event: `done`)
+    case done(DoneEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
 
@@ -461,37 +465,22 @@ public enum AssistantStreamEvent: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? ThreadStreamEvent(from: decoder) {
-            self = .threadStreamEvent(value)
-            return
+        switch decoder.discriminator("event") {
+        case "thread.created":
+            self = .threadCreated(try ThreadStreamEvent(from: decoder))
+        case "thread.run.created", "thread.run.queued", "thread.run.in_progress", "thread.run.requires_action", "thread.run.completed", "thread.run.incomplete", "thread.run.failed", "thread.run.cancelling", "thread.run.cancelled", "thread.run.expired":
+            self = .runStreamEvent(try RunStreamEvent(from: decoder))
+        case "thread.run.step.created", "thread.run.step.in_progress", "thread.run.step.delta", "thread.run.step.completed", "thread.run.step.failed", "thread.run.step.cancelled", "thread.run.step.expired":
+            self = .runStepStreamEvent(try RunStepStreamEvent(from: decoder))
+        case "thread.message.created", "thread.message.in_progress", "thread.message.delta", "thread.message.completed", "thread.message.incomplete":
+            self = .messageStreamEvent(try MessageStreamEvent(from: decoder))
+        case "error":
+            self = .error(try ErrorEvent(from: decoder))
+        case "done":
+            self = .done(try DoneEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
-        if let value = try? RunStreamEvent(from: decoder) {
-            if case .unknown = value {} else {
-                self = .runStreamEvent(value)
-                return
-            }
-        }
-        if let value = try? RunStepStreamEvent(from: decoder) {
-            if case .unknown = value {} else {
-                self = .runStepStreamEvent(value)
-                return
-            }
-        }
-        if let value = try? MessageStreamEvent(from: decoder) {
-            if case .unknown = value {} else {
-                self = .messageStreamEvent(value)
-                return
-            }
-        }
-        if let value = try? ErrorEvent(from: decoder) {
-            self = .errorEvent(value)
-            return
-        }
-        if let value = try? DoneEvent(from: decoder) {
-            self = .doneEvent(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
     }
 
     /// Encodes the variant's value as it is (an unknown variant as its original JSON).
@@ -499,13 +488,13 @@ public enum AssistantStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .threadStreamEvent(let value): try value.encode(to: encoder)
-            case .runStreamEvent(let value): try value.encode(to: encoder)
-            case .runStepStreamEvent(let value): try value.encode(to: encoder)
-            case .messageStreamEvent(let value): try value.encode(to: encoder)
-            case .errorEvent(let value): try value.encode(to: encoder)
-            case .doneEvent(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .threadCreated(let value): try value.encode(to: encoder)
+        case .runStreamEvent(let value): try value.encode(to: encoder)
+        case .runStepStreamEvent(let value): try value.encode(to: encoder)
+        case .messageStreamEvent(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .done(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1126,12 +1115,12 @@ public enum Content: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "input_text", "input_image", "input_file":
-                self = .inputContent(try InputContent(from: decoder))
-            case "output_text", "refusal", "reasoning_text":
-                self = .outputContent(try OutputContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "input_text", "input_image", "input_file":
+            self = .inputContent(try InputContent(from: decoder))
+        case "output_text", "refusal", "reasoning_text":
+            self = .outputContent(try OutputContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1140,9 +1129,9 @@ public enum Content: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputContent(let value): try value.encode(to: encoder)
-            case .outputContent(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputContent(let value): try value.encode(to: encoder)
+        case .outputContent(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1283,12 +1272,12 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "skill_reference":
-                    self = .skillReference(try SkillReferenceParam(from: decoder))
-                case "inline":
-                    self = .inline(try InlineSkillParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "skill_reference":
+                self = .skillReference(try SkillReferenceParam(from: decoder))
+            case "inline":
+                self = .inline(try InlineSkillParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1297,9 +1286,9 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .skillReference(let value): try value.encode(to: encoder)
-                case .inline(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .skillReference(let value): try value.encode(to: encoder)
+            case .inline(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1347,12 +1336,12 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "disabled":
-                    self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
-                case "allowlist":
-                    self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "disabled":
+                self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
+            case "allowlist":
+                self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1361,9 +1350,9 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .disabled(let value): try value.encode(to: encoder)
-                case .allowlist(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .disabled(let value): try value.encode(to: encoder)
+            case .allowlist(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2234,12 +2223,12 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "file_citation":
-                        self = .fileCitation(try MessageDeltaContentTextAnnotationsFileCitationObject(from: decoder))
-                    case "file_path":
-                        self = .filePath(try MessageDeltaContentTextAnnotationsFilePathObject(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "file_citation":
+                    self = .fileCitation(try MessageDeltaContentTextAnnotationsFileCitationObject(from: decoder))
+                case "file_path":
+                    self = .filePath(try MessageDeltaContentTextAnnotationsFilePathObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -2248,9 +2237,9 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .fileCitation(let value): try value.encode(to: encoder)
-                    case .filePath(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .fileCitation(let value): try value.encode(to: encoder)
+                case .filePath(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -2393,16 +2382,16 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "image_file":
-                        self = .imageFile(try MessageDeltaContentImageFileObject(from: decoder))
-                    case "text":
-                        self = .text(try MessageDeltaContentTextObject(from: decoder))
-                    case "refusal":
-                        self = .refusal(try MessageDeltaContentRefusalObject(from: decoder))
-                    case "image_url":
-                        self = .imageURL(try MessageDeltaContentImageURLObject(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "image_file":
+                    self = .imageFile(try MessageDeltaContentImageFileObject(from: decoder))
+                case "text":
+                    self = .text(try MessageDeltaContentTextObject(from: decoder))
+                case "refusal":
+                    self = .refusal(try MessageDeltaContentRefusalObject(from: decoder))
+                case "image_url":
+                    self = .imageURL(try MessageDeltaContentImageURLObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -2411,11 +2400,11 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .imageFile(let value): try value.encode(to: encoder)
-                    case .text(let value): try value.encode(to: encoder)
-                    case .refusal(let value): try value.encode(to: encoder)
-                    case .imageURL(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .imageFile(let value): try value.encode(to: encoder)
+                case .text(let value): try value.encode(to: encoder)
+                case .refusal(let value): try value.encode(to: encoder)
+                case .imageURL(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -2446,18 +2435,18 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("event") {
-            case "thread.message.created":
-                self = .threadMessageCreated(try MessageStreamEvent.ThreadMessageCreated(from: decoder))
-            case "thread.message.in_progress":
-                self = .threadMessageInProgress(try MessageStreamEvent.ThreadMessageInProgress(from: decoder))
-            case "thread.message.delta":
-                self = .threadMessageDelta(try MessageStreamEvent.ThreadMessageDelta(from: decoder))
-            case "thread.message.completed":
-                self = .threadMessageCompleted(try MessageStreamEvent.ThreadMessageCompleted(from: decoder))
-            case "thread.message.incomplete":
-                self = .threadMessageIncomplete(try MessageStreamEvent.ThreadMessageIncomplete(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "thread.message.created":
+            self = .threadMessageCreated(try MessageStreamEvent.ThreadMessageCreated(from: decoder))
+        case "thread.message.in_progress":
+            self = .threadMessageInProgress(try MessageStreamEvent.ThreadMessageInProgress(from: decoder))
+        case "thread.message.delta":
+            self = .threadMessageDelta(try MessageStreamEvent.ThreadMessageDelta(from: decoder))
+        case "thread.message.completed":
+            self = .threadMessageCompleted(try MessageStreamEvent.ThreadMessageCompleted(from: decoder))
+        case "thread.message.incomplete":
+            self = .threadMessageIncomplete(try MessageStreamEvent.ThreadMessageIncomplete(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2466,12 +2455,12 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .threadMessageCreated(let value): try value.encode(to: encoder)
-            case .threadMessageInProgress(let value): try value.encode(to: encoder)
-            case .threadMessageDelta(let value): try value.encode(to: encoder)
-            case .threadMessageCompleted(let value): try value.encode(to: encoder)
-            case .threadMessageIncomplete(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .threadMessageCreated(let value): try value.encode(to: encoder)
+        case .threadMessageInProgress(let value): try value.encode(to: encoder)
+        case .threadMessageDelta(let value): try value.encode(to: encoder)
+        case .threadMessageCompleted(let value): try value.encode(to: encoder)
+        case .threadMessageIncomplete(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 
@@ -3467,12 +3456,12 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "message_creation":
-                        self = .messageCreation(try RunStepDeltaStepDetailsMessageCreationObject(from: decoder))
-                    case "tool_calls":
-                        self = .toolCalls(try RunStepDeltaStepDetailsToolCallsObject(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "message_creation":
+                    self = .messageCreation(try RunStepDeltaStepDetailsMessageCreationObject(from: decoder))
+                case "tool_calls":
+                    self = .toolCalls(try RunStepDeltaStepDetailsToolCallsObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -3481,9 +3470,9 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .messageCreation(let value): try value.encode(to: encoder)
-                    case .toolCalls(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .messageCreation(let value): try value.encode(to: encoder)
+                case .toolCalls(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -3688,12 +3677,12 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "logs":
-                        self = .logs(try RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject(from: decoder))
-                    case "image":
-                        self = .image(try RunStepDeltaStepDetailsToolCallsCodeOutputImageObject(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "logs":
+                    self = .logs(try RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject(from: decoder))
+                case "image":
+                    self = .image(try RunStepDeltaStepDetailsToolCallsCodeOutputImageObject(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -3702,9 +3691,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .logs(let value): try value.encode(to: encoder)
-                    case .image(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .logs(let value): try value.encode(to: encoder)
+                case .image(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }

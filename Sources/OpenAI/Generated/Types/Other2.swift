@@ -175,14 +175,14 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendabl
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "code_interpreter":
-                    self = .codeInterpreter(try RunStepDeltaStepDetailsToolCallsCodeObject(from: decoder))
-                case "file_search":
-                    self = .fileSearch(try RunStepDeltaStepDetailsToolCallsFileSearchObject(from: decoder))
-                case "function":
-                    self = .function(try RunStepDeltaStepDetailsToolCallsFunctionObject(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "code_interpreter":
+                self = .codeInterpreter(try RunStepDeltaStepDetailsToolCallsCodeObject(from: decoder))
+            case "file_search":
+                self = .fileSearch(try RunStepDeltaStepDetailsToolCallsFileSearchObject(from: decoder))
+            case "function":
+                self = .function(try RunStepDeltaStepDetailsToolCallsFunctionObject(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -191,10 +191,10 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendabl
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .codeInterpreter(let value): try value.encode(to: encoder)
-                case .fileSearch(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .codeInterpreter(let value): try value.encode(to: encoder)
+            case .fileSearch(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -228,22 +228,22 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("event") {
-            case "thread.run.step.created":
-                self = .threadRunStepCreated(try RunStepStreamEvent.ThreadRunStepCreated(from: decoder))
-            case "thread.run.step.in_progress":
-                self = .threadRunStepInProgress(try RunStepStreamEvent.ThreadRunStepInProgress(from: decoder))
-            case "thread.run.step.delta":
-                self = .threadRunStepDelta(try RunStepStreamEvent.ThreadRunStepDelta(from: decoder))
-            case "thread.run.step.completed":
-                self = .threadRunStepCompleted(try RunStepStreamEvent.ThreadRunStepCompleted(from: decoder))
-            case "thread.run.step.failed":
-                self = .threadRunStepFailed(try RunStepStreamEvent.ThreadRunStepFailed(from: decoder))
-            case "thread.run.step.cancelled":
-                self = .threadRunStepCancelled(try RunStepStreamEvent.ThreadRunStepCancelled(from: decoder))
-            case "thread.run.step.expired":
-                self = .threadRunStepExpired(try RunStepStreamEvent.ThreadRunStepExpired(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "thread.run.step.created":
+            self = .threadRunStepCreated(try RunStepStreamEvent.ThreadRunStepCreated(from: decoder))
+        case "thread.run.step.in_progress":
+            self = .threadRunStepInProgress(try RunStepStreamEvent.ThreadRunStepInProgress(from: decoder))
+        case "thread.run.step.delta":
+            self = .threadRunStepDelta(try RunStepStreamEvent.ThreadRunStepDelta(from: decoder))
+        case "thread.run.step.completed":
+            self = .threadRunStepCompleted(try RunStepStreamEvent.ThreadRunStepCompleted(from: decoder))
+        case "thread.run.step.failed":
+            self = .threadRunStepFailed(try RunStepStreamEvent.ThreadRunStepFailed(from: decoder))
+        case "thread.run.step.cancelled":
+            self = .threadRunStepCancelled(try RunStepStreamEvent.ThreadRunStepCancelled(from: decoder))
+        case "thread.run.step.expired":
+            self = .threadRunStepExpired(try RunStepStreamEvent.ThreadRunStepExpired(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -252,14 +252,14 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .threadRunStepCreated(let value): try value.encode(to: encoder)
-            case .threadRunStepInProgress(let value): try value.encode(to: encoder)
-            case .threadRunStepDelta(let value): try value.encode(to: encoder)
-            case .threadRunStepCompleted(let value): try value.encode(to: encoder)
-            case .threadRunStepFailed(let value): try value.encode(to: encoder)
-            case .threadRunStepCancelled(let value): try value.encode(to: encoder)
-            case .threadRunStepExpired(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .threadRunStepCreated(let value): try value.encode(to: encoder)
+        case .threadRunStepInProgress(let value): try value.encode(to: encoder)
+        case .threadRunStepDelta(let value): try value.encode(to: encoder)
+        case .threadRunStepCompleted(let value): try value.encode(to: encoder)
+        case .threadRunStepFailed(let value): try value.encode(to: encoder)
+        case .threadRunStepCancelled(let value): try value.encode(to: encoder)
+        case .threadRunStepExpired(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 
@@ -578,28 +578,28 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("event") {
-            case "thread.run.created":
-                self = .threadRunCreated(try RunStreamEvent.ThreadRunCreated(from: decoder))
-            case "thread.run.queued":
-                self = .threadRunQueued(try RunStreamEvent.ThreadRunQueued(from: decoder))
-            case "thread.run.in_progress":
-                self = .threadRunInProgress(try RunStreamEvent.ThreadRunInProgress(from: decoder))
-            case "thread.run.requires_action":
-                self = .threadRunRequiresAction(try RunStreamEvent.ThreadRunRequiresAction(from: decoder))
-            case "thread.run.completed":
-                self = .threadRunCompleted(try RunStreamEvent.ThreadRunCompleted(from: decoder))
-            case "thread.run.incomplete":
-                self = .threadRunIncomplete(try RunStreamEvent.ThreadRunIncomplete(from: decoder))
-            case "thread.run.failed":
-                self = .threadRunFailed(try RunStreamEvent.ThreadRunFailed(from: decoder))
-            case "thread.run.cancelling":
-                self = .threadRunCancelling(try RunStreamEvent.ThreadRunCancelling(from: decoder))
-            case "thread.run.cancelled":
-                self = .threadRunCancelled(try RunStreamEvent.ThreadRunCancelled(from: decoder))
-            case "thread.run.expired":
-                self = .threadRunExpired(try RunStreamEvent.ThreadRunExpired(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "thread.run.created":
+            self = .threadRunCreated(try RunStreamEvent.ThreadRunCreated(from: decoder))
+        case "thread.run.queued":
+            self = .threadRunQueued(try RunStreamEvent.ThreadRunQueued(from: decoder))
+        case "thread.run.in_progress":
+            self = .threadRunInProgress(try RunStreamEvent.ThreadRunInProgress(from: decoder))
+        case "thread.run.requires_action":
+            self = .threadRunRequiresAction(try RunStreamEvent.ThreadRunRequiresAction(from: decoder))
+        case "thread.run.completed":
+            self = .threadRunCompleted(try RunStreamEvent.ThreadRunCompleted(from: decoder))
+        case "thread.run.incomplete":
+            self = .threadRunIncomplete(try RunStreamEvent.ThreadRunIncomplete(from: decoder))
+        case "thread.run.failed":
+            self = .threadRunFailed(try RunStreamEvent.ThreadRunFailed(from: decoder))
+        case "thread.run.cancelling":
+            self = .threadRunCancelling(try RunStreamEvent.ThreadRunCancelling(from: decoder))
+        case "thread.run.cancelled":
+            self = .threadRunCancelled(try RunStreamEvent.ThreadRunCancelled(from: decoder))
+        case "thread.run.expired":
+            self = .threadRunExpired(try RunStreamEvent.ThreadRunExpired(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -608,17 +608,17 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .threadRunCreated(let value): try value.encode(to: encoder)
-            case .threadRunQueued(let value): try value.encode(to: encoder)
-            case .threadRunInProgress(let value): try value.encode(to: encoder)
-            case .threadRunRequiresAction(let value): try value.encode(to: encoder)
-            case .threadRunCompleted(let value): try value.encode(to: encoder)
-            case .threadRunIncomplete(let value): try value.encode(to: encoder)
-            case .threadRunFailed(let value): try value.encode(to: encoder)
-            case .threadRunCancelling(let value): try value.encode(to: encoder)
-            case .threadRunCancelled(let value): try value.encode(to: encoder)
-            case .threadRunExpired(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .threadRunCreated(let value): try value.encode(to: encoder)
+        case .threadRunQueued(let value): try value.encode(to: encoder)
+        case .threadRunInProgress(let value): try value.encode(to: encoder)
+        case .threadRunRequiresAction(let value): try value.encode(to: encoder)
+        case .threadRunCompleted(let value): try value.encode(to: encoder)
+        case .threadRunIncomplete(let value): try value.encode(to: encoder)
+        case .threadRunFailed(let value): try value.encode(to: encoder)
+        case .threadRunCancelling(let value): try value.encode(to: encoder)
+        case .threadRunCancelled(let value): try value.encode(to: encoder)
+        case .threadRunExpired(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 
@@ -1111,9 +1111,9 @@ public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, Expressi
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .vadConfig(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .vadConfig(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2119,12 +2119,12 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "c2pa":
-                    self = .c2pa(try C2PaProvenanceResult(from: decoder))
-                case "synthid":
-                    self = .synthid(try SynthIDProvenanceResult(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "c2pa":
+                self = .c2pa(try C2PaProvenanceResult(from: decoder))
+            case "synthid":
+                self = .synthid(try SynthIDProvenanceResult(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2133,9 +2133,9 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .c2pa(let value): try value.encode(to: encoder)
-                case .synthid(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .c2pa(let value): try value.encode(to: encoder)
+            case .synthid(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2346,9 +2346,9 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .inputItems(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .inputItems(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2571,9 +2571,9 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .inputItems(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .inputItems(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2649,64 +2649,64 @@ public enum ItemField: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "message":
-                self = .message(try Message(from: decoder))
-            case "program":
-                self = .program(try Program(from: decoder))
-            case "program_output":
-                self = .programOutput(try ProgramOutput(from: decoder))
-            case "function_call":
-                self = .functionCall(try FunctionToolCall(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try ToolSearchCall(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try AdditionalTools(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try FunctionToolCallOutput(from: decoder))
-            case "file_search_call":
-                self = .fileSearchCall(try FileSearchToolCall(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try WebSearchToolCall(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try ComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
-            case "reasoning":
-                self = .reasoning(try ReasoningItem(from: decoder))
-            case "compaction":
-                self = .compaction(try CompactionBody(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try LocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try FunctionShellCall(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try MCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try MCPToolCall(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try CustomToolCall(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try CustomToolCallOutput(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "message":
+            self = .message(try Message(from: decoder))
+        case "program":
+            self = .program(try Program(from: decoder))
+        case "program_output":
+            self = .programOutput(try ProgramOutput(from: decoder))
+        case "function_call":
+            self = .functionCall(try FunctionToolCall(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try ToolSearchCall(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try AdditionalTools(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try FunctionToolCallOutput(from: decoder))
+        case "file_search_call":
+            self = .fileSearchCall(try FileSearchToolCall(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try WebSearchToolCall(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try ComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
+        case "reasoning":
+            self = .reasoning(try ReasoningItem(from: decoder))
+        case "compaction":
+            self = .compaction(try CompactionBody(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try LocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try FunctionShellCall(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try MCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try MCPToolCall(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try CustomToolCall(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try CustomToolCallOutput(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2715,35 +2715,35 @@ public enum ItemField: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .message(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .message(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .programOutput(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2957,11 +2957,11 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .boolean(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .boolean(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3469,11 +3469,11 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .integer(let value): try value.encode(to: encoder)
-                case .boolean(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .boolean(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

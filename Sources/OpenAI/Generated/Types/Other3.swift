@@ -189,12 +189,12 @@ public struct UserMessageItem: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "input_text":
-                    self = .inputText(try UserMessageInputText(from: decoder))
-                case "quoted_text":
-                    self = .quotedText(try UserMessageQuotedText(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "input_text":
+                self = .inputText(try UserMessageInputText(from: decoder))
+            case "quoted_text":
+                self = .quotedText(try UserMessageQuotedText(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -203,9 +203,9 @@ public struct UserMessageItem: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .inputText(let value): try value.encode(to: encoder)
-                case .quotedText(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .inputText(let value): try value.encode(to: encoder)
+            case .quotedText(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -438,12 +438,12 @@ public struct ResponseOutputText: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "file":
-                    self = .file(try FileAnnotation(from: decoder))
-                case "url":
-                    self = .url(try URLAnnotation(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "file":
+                self = .file(try FileAnnotation(from: decoder))
+            case "url":
+                self = .url(try URLAnnotation(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -452,9 +452,9 @@ public struct ResponseOutputText: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .file(let value): try value.encode(to: encoder)
-                case .url(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
+            case .url(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -972,20 +972,20 @@ public enum ThreadItem: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "chatkit.user_message":
-                self = .chatkitUserMessage(try UserMessageItem(from: decoder))
-            case "chatkit.assistant_message":
-                self = .chatkitAssistantMessage(try AssistantMessageItem(from: decoder))
-            case "chatkit.widget":
-                self = .chatkitWidget(try WidgetMessageItem(from: decoder))
-            case "chatkit.client_tool_call":
-                self = .chatkitClientToolCall(try ClientToolCallItem(from: decoder))
-            case "chatkit.task":
-                self = .chatkitTask(try TaskItem(from: decoder))
-            case "chatkit.task_group":
-                self = .chatkitTaskGroup(try TaskGroupItem(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "chatkit.user_message":
+            self = .chatkitUserMessage(try UserMessageItem(from: decoder))
+        case "chatkit.assistant_message":
+            self = .chatkitAssistantMessage(try AssistantMessageItem(from: decoder))
+        case "chatkit.widget":
+            self = .chatkitWidget(try WidgetMessageItem(from: decoder))
+        case "chatkit.client_tool_call":
+            self = .chatkitClientToolCall(try ClientToolCallItem(from: decoder))
+        case "chatkit.task":
+            self = .chatkitTask(try TaskItem(from: decoder))
+        case "chatkit.task_group":
+            self = .chatkitTaskGroup(try TaskGroupItem(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -994,13 +994,13 @@ public enum ThreadItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .chatkitUserMessage(let value): try value.encode(to: encoder)
-            case .chatkitAssistantMessage(let value): try value.encode(to: encoder)
-            case .chatkitWidget(let value): try value.encode(to: encoder)
-            case .chatkitClientToolCall(let value): try value.encode(to: encoder)
-            case .chatkitTask(let value): try value.encode(to: encoder)
-            case .chatkitTaskGroup(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .chatkitUserMessage(let value): try value.encode(to: encoder)
+        case .chatkitAssistantMessage(let value): try value.encode(to: encoder)
+        case .chatkitWidget(let value): try value.encode(to: encoder)
+        case .chatkitClientToolCall(let value): try value.encode(to: encoder)
+        case .chatkitTask(let value): try value.encode(to: encoder)
+        case .chatkitTaskGroup(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1281,14 +1281,14 @@ public struct ThreadResource: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "active":
-                    self = .active(try ActiveStatus(from: decoder))
-                case "locked":
-                    self = .locked(try LockedStatus(from: decoder))
-                case "closed":
-                    self = .closed(try ClosedStatus(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "active":
+                self = .active(try ActiveStatus(from: decoder))
+            case "locked":
+                self = .locked(try LockedStatus(from: decoder))
+            case "closed":
+                self = .closed(try ClosedStatus(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1297,10 +1297,10 @@ public struct ThreadResource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .active(let value): try value.encode(to: encoder)
-                case .locked(let value): try value.encode(to: encoder)
-                case .closed(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .active(let value): try value.encode(to: encoder)
+            case .locked(let value): try value.encode(to: encoder)
+            case .closed(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1754,9 +1754,9 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .betaInputItems(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .betaInputItems(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1930,9 +1930,9 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .betaInputItems(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .betaInputItems(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2446,70 +2446,70 @@ public enum BetaItemField: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "message":
-                self = .message(try BetaMessage(from: decoder))
-            case "program":
-                self = .program(try BetaProgram(from: decoder))
-            case "program_output":
-                self = .programOutput(try BetaProgramOutput(from: decoder))
-            case "function_call":
-                self = .functionCall(try BetaFunctionToolCall(from: decoder))
-            case "multi_agent_call":
-                self = .multiAgentCall(try BetaMultiAgentCall(from: decoder))
-            case "multi_agent_call_output":
-                self = .multiAgentCallOutput(try BetaMultiAgentCallOutput(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try BetaToolSearchCall(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try BetaToolSearchOutput(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try BetaAdditionalTools(from: decoder))
-            case "agent_message":
-                self = .agentMessage(try BetaAgentMessage(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try BetaFunctionToolCallOutput(from: decoder))
-            case "file_search_call":
-                self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try BetaComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try BetaComputerToolCallOutputResource(from: decoder))
-            case "reasoning":
-                self = .reasoning(try BetaReasoningItem(from: decoder))
-            case "compaction":
-                self = .compaction(try BetaCompactionBody(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try BetaFunctionShellCall(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try BetaFunctionShellCallOutput(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try BetaApplyPatchToolCall(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutput(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try BetaMCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try BetaMCPApprovalResponseResource(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try BetaMCPToolCall(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try BetaCustomToolCall(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try BetaCustomToolCallOutput(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "message":
+            self = .message(try BetaMessage(from: decoder))
+        case "program":
+            self = .program(try BetaProgram(from: decoder))
+        case "program_output":
+            self = .programOutput(try BetaProgramOutput(from: decoder))
+        case "function_call":
+            self = .functionCall(try BetaFunctionToolCall(from: decoder))
+        case "multi_agent_call":
+            self = .multiAgentCall(try BetaMultiAgentCall(from: decoder))
+        case "multi_agent_call_output":
+            self = .multiAgentCallOutput(try BetaMultiAgentCallOutput(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try BetaToolSearchCall(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try BetaToolSearchOutput(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try BetaAdditionalTools(from: decoder))
+        case "agent_message":
+            self = .agentMessage(try BetaAgentMessage(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try BetaFunctionToolCallOutput(from: decoder))
+        case "file_search_call":
+            self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try BetaComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try BetaComputerToolCallOutputResource(from: decoder))
+        case "reasoning":
+            self = .reasoning(try BetaReasoningItem(from: decoder))
+        case "compaction":
+            self = .compaction(try BetaCompactionBody(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try BetaFunctionShellCall(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try BetaFunctionShellCallOutput(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try BetaApplyPatchToolCall(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutput(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try BetaMCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try BetaMCPApprovalResponseResource(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try BetaMCPToolCall(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try BetaCustomToolCall(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try BetaCustomToolCallOutput(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2518,38 +2518,38 @@ public enum BetaItemField: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .message(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .multiAgentCall(let value): try value.encode(to: encoder)
-            case .multiAgentCallOutput(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .agentMessage(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .message(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .programOutput(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .multiAgentCall(let value): try value.encode(to: encoder)
+        case .multiAgentCallOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .agentMessage(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2669,28 +2669,28 @@ public struct BetaMessage: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "input_text":
-                    self = .inputText(try BetaInputTextContent(from: decoder))
-                case "output_text":
-                    self = .outputText(try BetaOutputTextContent(from: decoder))
-                case "text":
-                    self = .text(try BetaTextContent(from: decoder))
-                case "summary_text":
-                    self = .summaryText(try BetaSummaryTextContent(from: decoder))
-                case "reasoning_text":
-                    self = .reasoningText(try BetaReasoningTextContent(from: decoder))
-                case "refusal":
-                    self = .refusal(try BetaRefusalContent(from: decoder))
-                case "input_image":
-                    self = .inputImage(try BetaInputImageContent(from: decoder))
-                case "computer_screenshot":
-                    self = .computerScreenshot(try BetaComputerScreenshotContent(from: decoder))
-                case "input_file":
-                    self = .inputFile(try BetaInputFileContent(from: decoder))
-                case "encrypted_content":
-                    self = .encryptedContent(try BetaEncryptedContent(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "input_text":
+                self = .inputText(try BetaInputTextContent(from: decoder))
+            case "output_text":
+                self = .outputText(try BetaOutputTextContent(from: decoder))
+            case "text":
+                self = .text(try BetaTextContent(from: decoder))
+            case "summary_text":
+                self = .summaryText(try BetaSummaryTextContent(from: decoder))
+            case "reasoning_text":
+                self = .reasoningText(try BetaReasoningTextContent(from: decoder))
+            case "refusal":
+                self = .refusal(try BetaRefusalContent(from: decoder))
+            case "input_image":
+                self = .inputImage(try BetaInputImageContent(from: decoder))
+            case "computer_screenshot":
+                self = .computerScreenshot(try BetaComputerScreenshotContent(from: decoder))
+            case "input_file":
+                self = .inputFile(try BetaInputFileContent(from: decoder))
+            case "encrypted_content":
+                self = .encryptedContent(try BetaEncryptedContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2699,17 +2699,17 @@ public struct BetaMessage: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .inputText(let value): try value.encode(to: encoder)
-                case .outputText(let value): try value.encode(to: encoder)
-                case .text(let value): try value.encode(to: encoder)
-                case .summaryText(let value): try value.encode(to: encoder)
-                case .reasoningText(let value): try value.encode(to: encoder)
-                case .refusal(let value): try value.encode(to: encoder)
-                case .inputImage(let value): try value.encode(to: encoder)
-                case .computerScreenshot(let value): try value.encode(to: encoder)
-                case .inputFile(let value): try value.encode(to: encoder)
-                case .encryptedContent(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .inputText(let value): try value.encode(to: encoder)
+            case .outputText(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .summaryText(let value): try value.encode(to: encoder)
+            case .reasoningText(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .computerScreenshot(let value): try value.encode(to: encoder)
+            case .inputFile(let value): try value.encode(to: encoder)
+            case .encryptedContent(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2932,12 +2932,12 @@ public enum BetaContent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "input_text", "input_image", "input_file":
-                self = .inputContent(try BetaInputContent(from: decoder))
-            case "output_text", "refusal", "reasoning_text":
-                self = .outputContent(try BetaOutputContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "input_text", "input_image", "input_file":
+            self = .inputContent(try BetaInputContent(from: decoder))
+        case "output_text", "refusal", "reasoning_text":
+            self = .outputContent(try BetaOutputContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2946,9 +2946,9 @@ public enum BetaContent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputContent(let value): try value.encode(to: encoder)
-            case .outputContent(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputContent(let value): try value.encode(to: encoder)
+        case .outputContent(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -137,128 +137,128 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "response.audio.delta":
-                self = .responseAudioDelta(try BetaResponsesServerEvent.ResponseAudioDelta(from: decoder))
-            case "response.audio.done":
-                self = .responseAudioDone(try BetaResponsesServerEvent.ResponseAudioDone(from: decoder))
-            case "response.audio.transcript.delta":
-                self = .responseAudioTranscriptDelta(try BetaResponsesServerEvent.ResponseAudioTranscriptDelta(from: decoder))
-            case "response.audio.transcript.done":
-                self = .responseAudioTranscriptDone(try BetaResponsesServerEvent.ResponseAudioTranscriptDone(from: decoder))
-            case "response.code_interpreter_call_code.delta":
-                self = .responseCodeInterpreterCallCodeDelta(try BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta(from: decoder))
-            case "response.code_interpreter_call_code.done":
-                self = .responseCodeInterpreterCallCodeDone(try BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDone(from: decoder))
-            case "response.code_interpreter_call.completed":
-                self = .responseCodeInterpreterCallCompleted(try BetaResponsesServerEvent.ResponseCodeInterpreterCallCompleted(from: decoder))
-            case "response.code_interpreter_call.in_progress":
-                self = .responseCodeInterpreterCallInProgress(try BetaResponsesServerEvent.ResponseCodeInterpreterCallInProgress(from: decoder))
-            case "response.code_interpreter_call.interpreting":
-                self = .responseCodeInterpreterCallInterpreting(try BetaResponsesServerEvent.ResponseCodeInterpreterCallInterpreting(from: decoder))
-            case "response.completed":
-                self = .responseCompleted(try BetaResponsesServerEvent.ResponseCompleted(from: decoder))
-            case "response.content_part.added":
-                self = .responseContentPartAdded(try BetaResponsesServerEvent.ResponseContentPartAdded(from: decoder))
-            case "response.content_part.done":
-                self = .responseContentPartDone(try BetaResponsesServerEvent.ResponseContentPartDone(from: decoder))
-            case "response.created":
-                self = .responseCreated(try BetaResponsesServerEvent.ResponseCreated(from: decoder))
-            case "response.file_search_call.completed":
-                self = .responseFileSearchCallCompleted(try BetaResponsesServerEvent.ResponseFileSearchCallCompleted(from: decoder))
-            case "response.file_search_call.in_progress":
-                self = .responseFileSearchCallInProgress(try BetaResponsesServerEvent.ResponseFileSearchCallInProgress(from: decoder))
-            case "response.file_search_call.searching":
-                self = .responseFileSearchCallSearching(try BetaResponsesServerEvent.ResponseFileSearchCallSearching(from: decoder))
-            case "response.function_call_arguments.delta":
-                self = .responseFunctionCallArgumentsDelta(try BetaResponsesServerEvent.ResponseFunctionCallArgumentsDelta(from: decoder))
-            case "response.function_call_arguments.done":
-                self = .responseFunctionCallArgumentsDone(try BetaResponsesServerEvent.ResponseFunctionCallArgumentsDone(from: decoder))
-            case "response.shell_call_command.added":
-                self = .responseShellCallCommandAdded(try BetaResponsesServerEvent.ResponseShellCallCommandAdded(from: decoder))
-            case "response.shell_call_command.delta":
-                self = .responseShellCallCommandDelta(try BetaResponsesServerEvent.ResponseShellCallCommandDelta(from: decoder))
-            case "response.shell_call_command.done":
-                self = .responseShellCallCommandDone(try BetaResponsesServerEvent.ResponseShellCallCommandDone(from: decoder))
-            case "response.shell_call_output_content.delta":
-                self = .responseShellCallOutputContentDelta(try BetaResponsesServerEvent.ResponseShellCallOutputContentDelta(from: decoder))
-            case "response.shell_call_output_content.done":
-                self = .responseShellCallOutputContentDone(try BetaResponsesServerEvent.ResponseShellCallOutputContentDone(from: decoder))
-            case "response.in_progress":
-                self = .responseInProgress(try BetaResponsesServerEvent.ResponseInProgress(from: decoder))
-            case "response.failed":
-                self = .responseFailed(try BetaResponsesServerEvent.ResponseFailed(from: decoder))
-            case "response.incomplete":
-                self = .responseIncomplete(try BetaResponsesServerEvent.ResponseIncomplete(from: decoder))
-            case "response.output_item.added":
-                self = .responseOutputItemAdded(try BetaResponsesServerEvent.ResponseOutputItemAdded(from: decoder))
-            case "response.output_item.done":
-                self = .responseOutputItemDone(try BetaResponsesServerEvent.ResponseOutputItemDone(from: decoder))
-            case "response.reasoning_summary_part.added":
-                self = .responseReasoningSummaryPartAdded(try BetaResponsesServerEvent.ResponseReasoningSummaryPartAdded(from: decoder))
-            case "response.reasoning_summary_part.done":
-                self = .responseReasoningSummaryPartDone(try BetaResponsesServerEvent.ResponseReasoningSummaryPartDone(from: decoder))
-            case "response.reasoning_summary_text.delta":
-                self = .responseReasoningSummaryTextDelta(try BetaResponsesServerEvent.ResponseReasoningSummaryTextDelta(from: decoder))
-            case "response.reasoning_summary_text.done":
-                self = .responseReasoningSummaryTextDone(try BetaResponsesServerEvent.ResponseReasoningSummaryTextDone(from: decoder))
-            case "response.reasoning_text.delta":
-                self = .responseReasoningTextDelta(try BetaResponsesServerEvent.ResponseReasoningTextDelta(from: decoder))
-            case "response.reasoning_text.done":
-                self = .responseReasoningTextDone(try BetaResponsesServerEvent.ResponseReasoningTextDone(from: decoder))
-            case "response.refusal.delta":
-                self = .responseRefusalDelta(try BetaResponsesServerEvent.ResponseRefusalDelta(from: decoder))
-            case "response.refusal.done":
-                self = .responseRefusalDone(try BetaResponsesServerEvent.ResponseRefusalDone(from: decoder))
-            case "response.output_text.delta":
-                self = .responseOutputTextDelta(try BetaResponsesServerEvent.ResponseOutputTextDelta(from: decoder))
-            case "response.output_text.done":
-                self = .responseOutputTextDone(try BetaResponsesServerEvent.ResponseOutputTextDone(from: decoder))
-            case "response.web_search_call.completed":
-                self = .responseWebSearchCallCompleted(try BetaResponsesServerEvent.ResponseWebSearchCallCompleted(from: decoder))
-            case "response.web_search_call.in_progress":
-                self = .responseWebSearchCallInProgress(try BetaResponsesServerEvent.ResponseWebSearchCallInProgress(from: decoder))
-            case "response.web_search_call.searching":
-                self = .responseWebSearchCallSearching(try BetaResponsesServerEvent.ResponseWebSearchCallSearching(from: decoder))
-            case "response.image_generation_call.completed":
-                self = .responseImageGenerationCallCompleted(try BetaResponsesServerEvent.ResponseImageGenerationCallCompleted(from: decoder))
-            case "response.image_generation_call.generating":
-                self = .responseImageGenerationCallGenerating(try BetaResponsesServerEvent.ResponseImageGenerationCallGenerating(from: decoder))
-            case "response.image_generation_call.in_progress":
-                self = .responseImageGenerationCallInProgress(try BetaResponsesServerEvent.ResponseImageGenerationCallInProgress(from: decoder))
-            case "response.image_generation_call.partial_image":
-                self = .responseImageGenerationCallPartialImage(try BetaResponsesServerEvent.ResponseImageGenerationCallPartialImage(from: decoder))
-            case "response.mcp_call_arguments.delta":
-                self = .responseMCPCallArgumentsDelta(try BetaResponsesServerEvent.ResponseMCPCallArgumentsDelta(from: decoder))
-            case "response.mcp_call_arguments.done":
-                self = .responseMCPCallArgumentsDone(try BetaResponsesServerEvent.ResponseMCPCallArgumentsDone(from: decoder))
-            case "response.mcp_call.completed":
-                self = .responseMCPCallCompleted(try BetaResponsesServerEvent.ResponseMCPCallCompleted(from: decoder))
-            case "response.mcp_call.failed":
-                self = .responseMCPCallFailed(try BetaResponsesServerEvent.ResponseMCPCallFailed(from: decoder))
-            case "response.mcp_call.in_progress":
-                self = .responseMCPCallInProgress(try BetaResponsesServerEvent.ResponseMCPCallInProgress(from: decoder))
-            case "response.mcp_list_tools.completed":
-                self = .responseMCPListToolsCompleted(try BetaResponsesServerEvent.ResponseMCPListToolsCompleted(from: decoder))
-            case "response.mcp_list_tools.failed":
-                self = .responseMCPListToolsFailed(try BetaResponsesServerEvent.ResponseMCPListToolsFailed(from: decoder))
-            case "response.mcp_list_tools.in_progress":
-                self = .responseMCPListToolsInProgress(try BetaResponsesServerEvent.ResponseMCPListToolsInProgress(from: decoder))
-            case "response.output_text.annotation.added":
-                self = .responseOutputTextAnnotationAdded(try BetaResponsesServerEvent.ResponseOutputTextAnnotationAdded(from: decoder))
-            case "response.queued":
-                self = .responseQueued(try BetaResponsesServerEvent.ResponseQueued(from: decoder))
-            case "response.custom_tool_call_input.delta":
-                self = .responseCustomToolCallInputDelta(try BetaResponsesServerEvent.ResponseCustomToolCallInputDelta(from: decoder))
-            case "response.custom_tool_call_input.done":
-                self = .responseCustomToolCallInputDone(try BetaResponsesServerEvent.ResponseCustomToolCallInputDone(from: decoder))
-            case "error":
-                self = .error(try BetaResponseWsError(from: decoder))
-            case "response.inject.created":
-                self = .responseInjectCreated(try BetaResponseInjectCreatedEvent(from: decoder))
-            case "response.inject.failed":
-                self = .responseInjectFailed(try BetaResponseInjectFailedEvent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "response.audio.delta":
+            self = .responseAudioDelta(try BetaResponsesServerEvent.ResponseAudioDelta(from: decoder))
+        case "response.audio.done":
+            self = .responseAudioDone(try BetaResponsesServerEvent.ResponseAudioDone(from: decoder))
+        case "response.audio.transcript.delta":
+            self = .responseAudioTranscriptDelta(try BetaResponsesServerEvent.ResponseAudioTranscriptDelta(from: decoder))
+        case "response.audio.transcript.done":
+            self = .responseAudioTranscriptDone(try BetaResponsesServerEvent.ResponseAudioTranscriptDone(from: decoder))
+        case "response.code_interpreter_call_code.delta":
+            self = .responseCodeInterpreterCallCodeDelta(try BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta(from: decoder))
+        case "response.code_interpreter_call_code.done":
+            self = .responseCodeInterpreterCallCodeDone(try BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDone(from: decoder))
+        case "response.code_interpreter_call.completed":
+            self = .responseCodeInterpreterCallCompleted(try BetaResponsesServerEvent.ResponseCodeInterpreterCallCompleted(from: decoder))
+        case "response.code_interpreter_call.in_progress":
+            self = .responseCodeInterpreterCallInProgress(try BetaResponsesServerEvent.ResponseCodeInterpreterCallInProgress(from: decoder))
+        case "response.code_interpreter_call.interpreting":
+            self = .responseCodeInterpreterCallInterpreting(try BetaResponsesServerEvent.ResponseCodeInterpreterCallInterpreting(from: decoder))
+        case "response.completed":
+            self = .responseCompleted(try BetaResponsesServerEvent.ResponseCompleted(from: decoder))
+        case "response.content_part.added":
+            self = .responseContentPartAdded(try BetaResponsesServerEvent.ResponseContentPartAdded(from: decoder))
+        case "response.content_part.done":
+            self = .responseContentPartDone(try BetaResponsesServerEvent.ResponseContentPartDone(from: decoder))
+        case "response.created":
+            self = .responseCreated(try BetaResponsesServerEvent.ResponseCreated(from: decoder))
+        case "response.file_search_call.completed":
+            self = .responseFileSearchCallCompleted(try BetaResponsesServerEvent.ResponseFileSearchCallCompleted(from: decoder))
+        case "response.file_search_call.in_progress":
+            self = .responseFileSearchCallInProgress(try BetaResponsesServerEvent.ResponseFileSearchCallInProgress(from: decoder))
+        case "response.file_search_call.searching":
+            self = .responseFileSearchCallSearching(try BetaResponsesServerEvent.ResponseFileSearchCallSearching(from: decoder))
+        case "response.function_call_arguments.delta":
+            self = .responseFunctionCallArgumentsDelta(try BetaResponsesServerEvent.ResponseFunctionCallArgumentsDelta(from: decoder))
+        case "response.function_call_arguments.done":
+            self = .responseFunctionCallArgumentsDone(try BetaResponsesServerEvent.ResponseFunctionCallArgumentsDone(from: decoder))
+        case "response.shell_call_command.added":
+            self = .responseShellCallCommandAdded(try BetaResponsesServerEvent.ResponseShellCallCommandAdded(from: decoder))
+        case "response.shell_call_command.delta":
+            self = .responseShellCallCommandDelta(try BetaResponsesServerEvent.ResponseShellCallCommandDelta(from: decoder))
+        case "response.shell_call_command.done":
+            self = .responseShellCallCommandDone(try BetaResponsesServerEvent.ResponseShellCallCommandDone(from: decoder))
+        case "response.shell_call_output_content.delta":
+            self = .responseShellCallOutputContentDelta(try BetaResponsesServerEvent.ResponseShellCallOutputContentDelta(from: decoder))
+        case "response.shell_call_output_content.done":
+            self = .responseShellCallOutputContentDone(try BetaResponsesServerEvent.ResponseShellCallOutputContentDone(from: decoder))
+        case "response.in_progress":
+            self = .responseInProgress(try BetaResponsesServerEvent.ResponseInProgress(from: decoder))
+        case "response.failed":
+            self = .responseFailed(try BetaResponsesServerEvent.ResponseFailed(from: decoder))
+        case "response.incomplete":
+            self = .responseIncomplete(try BetaResponsesServerEvent.ResponseIncomplete(from: decoder))
+        case "response.output_item.added":
+            self = .responseOutputItemAdded(try BetaResponsesServerEvent.ResponseOutputItemAdded(from: decoder))
+        case "response.output_item.done":
+            self = .responseOutputItemDone(try BetaResponsesServerEvent.ResponseOutputItemDone(from: decoder))
+        case "response.reasoning_summary_part.added":
+            self = .responseReasoningSummaryPartAdded(try BetaResponsesServerEvent.ResponseReasoningSummaryPartAdded(from: decoder))
+        case "response.reasoning_summary_part.done":
+            self = .responseReasoningSummaryPartDone(try BetaResponsesServerEvent.ResponseReasoningSummaryPartDone(from: decoder))
+        case "response.reasoning_summary_text.delta":
+            self = .responseReasoningSummaryTextDelta(try BetaResponsesServerEvent.ResponseReasoningSummaryTextDelta(from: decoder))
+        case "response.reasoning_summary_text.done":
+            self = .responseReasoningSummaryTextDone(try BetaResponsesServerEvent.ResponseReasoningSummaryTextDone(from: decoder))
+        case "response.reasoning_text.delta":
+            self = .responseReasoningTextDelta(try BetaResponsesServerEvent.ResponseReasoningTextDelta(from: decoder))
+        case "response.reasoning_text.done":
+            self = .responseReasoningTextDone(try BetaResponsesServerEvent.ResponseReasoningTextDone(from: decoder))
+        case "response.refusal.delta":
+            self = .responseRefusalDelta(try BetaResponsesServerEvent.ResponseRefusalDelta(from: decoder))
+        case "response.refusal.done":
+            self = .responseRefusalDone(try BetaResponsesServerEvent.ResponseRefusalDone(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try BetaResponsesServerEvent.ResponseOutputTextDelta(from: decoder))
+        case "response.output_text.done":
+            self = .responseOutputTextDone(try BetaResponsesServerEvent.ResponseOutputTextDone(from: decoder))
+        case "response.web_search_call.completed":
+            self = .responseWebSearchCallCompleted(try BetaResponsesServerEvent.ResponseWebSearchCallCompleted(from: decoder))
+        case "response.web_search_call.in_progress":
+            self = .responseWebSearchCallInProgress(try BetaResponsesServerEvent.ResponseWebSearchCallInProgress(from: decoder))
+        case "response.web_search_call.searching":
+            self = .responseWebSearchCallSearching(try BetaResponsesServerEvent.ResponseWebSearchCallSearching(from: decoder))
+        case "response.image_generation_call.completed":
+            self = .responseImageGenerationCallCompleted(try BetaResponsesServerEvent.ResponseImageGenerationCallCompleted(from: decoder))
+        case "response.image_generation_call.generating":
+            self = .responseImageGenerationCallGenerating(try BetaResponsesServerEvent.ResponseImageGenerationCallGenerating(from: decoder))
+        case "response.image_generation_call.in_progress":
+            self = .responseImageGenerationCallInProgress(try BetaResponsesServerEvent.ResponseImageGenerationCallInProgress(from: decoder))
+        case "response.image_generation_call.partial_image":
+            self = .responseImageGenerationCallPartialImage(try BetaResponsesServerEvent.ResponseImageGenerationCallPartialImage(from: decoder))
+        case "response.mcp_call_arguments.delta":
+            self = .responseMCPCallArgumentsDelta(try BetaResponsesServerEvent.ResponseMCPCallArgumentsDelta(from: decoder))
+        case "response.mcp_call_arguments.done":
+            self = .responseMCPCallArgumentsDone(try BetaResponsesServerEvent.ResponseMCPCallArgumentsDone(from: decoder))
+        case "response.mcp_call.completed":
+            self = .responseMCPCallCompleted(try BetaResponsesServerEvent.ResponseMCPCallCompleted(from: decoder))
+        case "response.mcp_call.failed":
+            self = .responseMCPCallFailed(try BetaResponsesServerEvent.ResponseMCPCallFailed(from: decoder))
+        case "response.mcp_call.in_progress":
+            self = .responseMCPCallInProgress(try BetaResponsesServerEvent.ResponseMCPCallInProgress(from: decoder))
+        case "response.mcp_list_tools.completed":
+            self = .responseMCPListToolsCompleted(try BetaResponsesServerEvent.ResponseMCPListToolsCompleted(from: decoder))
+        case "response.mcp_list_tools.failed":
+            self = .responseMCPListToolsFailed(try BetaResponsesServerEvent.ResponseMCPListToolsFailed(from: decoder))
+        case "response.mcp_list_tools.in_progress":
+            self = .responseMCPListToolsInProgress(try BetaResponsesServerEvent.ResponseMCPListToolsInProgress(from: decoder))
+        case "response.output_text.annotation.added":
+            self = .responseOutputTextAnnotationAdded(try BetaResponsesServerEvent.ResponseOutputTextAnnotationAdded(from: decoder))
+        case "response.queued":
+            self = .responseQueued(try BetaResponsesServerEvent.ResponseQueued(from: decoder))
+        case "response.custom_tool_call_input.delta":
+            self = .responseCustomToolCallInputDelta(try BetaResponsesServerEvent.ResponseCustomToolCallInputDelta(from: decoder))
+        case "response.custom_tool_call_input.done":
+            self = .responseCustomToolCallInputDone(try BetaResponsesServerEvent.ResponseCustomToolCallInputDone(from: decoder))
+        case "error":
+            self = .error(try BetaResponseWsError(from: decoder))
+        case "response.inject.created":
+            self = .responseInjectCreated(try BetaResponseInjectCreatedEvent(from: decoder))
+        case "response.inject.failed":
+            self = .responseInjectFailed(try BetaResponseInjectFailedEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -267,67 +267,67 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .responseAudioDelta(let value): try value.encode(to: encoder)
-            case .responseAudioDone(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
-            case .responseCompleted(let value): try value.encode(to: encoder)
-            case .responseContentPartAdded(let value): try value.encode(to: encoder)
-            case .responseContentPartDone(let value): try value.encode(to: encoder)
-            case .responseCreated(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
-            case .responseInProgress(let value): try value.encode(to: encoder)
-            case .responseFailed(let value): try value.encode(to: encoder)
-            case .responseIncomplete(let value): try value.encode(to: encoder)
-            case .responseOutputItemAdded(let value): try value.encode(to: encoder)
-            case .responseOutputItemDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDone(let value): try value.encode(to: encoder)
-            case .responseRefusalDelta(let value): try value.encode(to: encoder)
-            case .responseRefusalDone(let value): try value.encode(to: encoder)
-            case .responseOutputTextDelta(let value): try value.encode(to: encoder)
-            case .responseOutputTextDone(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPCallFailed(let value): try value.encode(to: encoder)
-            case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
-            case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
-            case .responseQueued(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
-            case .error(let value): try value.encode(to: encoder)
-            case .responseInjectCreated(let value): try value.encode(to: encoder)
-            case .responseInjectFailed(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .responseAudioDelta(let value): try value.encode(to: encoder)
+        case .responseAudioDone(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseContentPartAdded(let value): try value.encode(to: encoder)
+        case .responseContentPartDone(let value): try value.encode(to: encoder)
+        case .responseCreated(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
+        case .responseInProgress(let value): try value.encode(to: encoder)
+        case .responseFailed(let value): try value.encode(to: encoder)
+        case .responseIncomplete(let value): try value.encode(to: encoder)
+        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+        case .responseOutputItemDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDone(let value): try value.encode(to: encoder)
+        case .responseRefusalDelta(let value): try value.encode(to: encoder)
+        case .responseRefusalDone(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .responseOutputTextDone(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
+        case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
+        case .responseQueued(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .responseInjectCreated(let value): try value.encode(to: encoder)
+        case .responseInjectFailed(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 

@@ -296,14 +296,14 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "audio/pcm":
-                self = .audioPcm(try RealtimeAudioFormats.AudioPcm(from: decoder))
-            case "audio/pcmu":
-                self = .audioPcmu(try RealtimeAudioFormats.AudioPcmu(from: decoder))
-            case "audio/pcma":
-                self = .audioPcma(try RealtimeAudioFormats.AudioPcma(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "audio/pcm":
+            self = .audioPcm(try RealtimeAudioFormats.AudioPcm(from: decoder))
+        case "audio/pcmu":
+            self = .audioPcmu(try RealtimeAudioFormats.AudioPcmu(from: decoder))
+        case "audio/pcma":
+            self = .audioPcma(try RealtimeAudioFormats.AudioPcma(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -312,10 +312,10 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .audioPcm(let value): try value.encode(to: encoder)
-            case .audioPcmu(let value): try value.encode(to: encoder)
-            case .audioPcma(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .audioPcm(let value): try value.encode(to: encoder)
+        case .audioPcmu(let value): try value.encode(to: encoder)
+        case .audioPcma(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 
@@ -1768,9 +1768,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .integer(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2070,10 +2070,10 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .options(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .mcp(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .options(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .mcp(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2115,9 +2115,9 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .integer(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2380,12 +2380,12 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "tokens":
-                    self = .tokens(try TranscriptTextUsageTokens(from: decoder))
-                case "duration":
-                    self = .duration(try TranscriptTextUsageDuration(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "tokens":
+                self = .tokens(try TranscriptTextUsageTokens(from: decoder))
+            case "duration":
+                self = .duration(try TranscriptTextUsageDuration(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2394,9 +2394,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .tokens(let value): try value.encode(to: encoder)
-                case .duration(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .tokens(let value): try value.encode(to: encoder)
+            case .duration(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

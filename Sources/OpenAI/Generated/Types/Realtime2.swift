@@ -1453,30 +1453,30 @@ public enum RealtimeClientEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "conversation.item.create":
-                self = .conversationItemCreate(try RealtimeClientEventConversationItemCreate(from: decoder))
-            case "conversation.item.delete":
-                self = .conversationItemDelete(try RealtimeClientEventConversationItemDelete(from: decoder))
-            case "conversation.item.retrieve":
-                self = .conversationItemRetrieve(try RealtimeClientEventConversationItemRetrieve(from: decoder))
-            case "conversation.item.truncate":
-                self = .conversationItemTruncate(try RealtimeClientEventConversationItemTruncate(from: decoder))
-            case "input_audio_buffer.append":
-                self = .inputAudioBufferAppend(try RealtimeClientEventInputAudioBufferAppend(from: decoder))
-            case "input_audio_buffer.clear":
-                self = .inputAudioBufferClear(try RealtimeClientEventInputAudioBufferClear(from: decoder))
-            case "output_audio_buffer.clear":
-                self = .outputAudioBufferClear(try RealtimeClientEventOutputAudioBufferClear(from: decoder))
-            case "input_audio_buffer.commit":
-                self = .inputAudioBufferCommit(try RealtimeClientEventInputAudioBufferCommit(from: decoder))
-            case "response.cancel":
-                self = .responseCancel(try RealtimeClientEventResponseCancel(from: decoder))
-            case "response.create":
-                self = .responseCreate(try RealtimeClientEventResponseCreate(from: decoder))
-            case "session.update":
-                self = .sessionUpdate(try RealtimeClientEventSessionUpdate(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "conversation.item.create":
+            self = .conversationItemCreate(try RealtimeClientEventConversationItemCreate(from: decoder))
+        case "conversation.item.delete":
+            self = .conversationItemDelete(try RealtimeClientEventConversationItemDelete(from: decoder))
+        case "conversation.item.retrieve":
+            self = .conversationItemRetrieve(try RealtimeClientEventConversationItemRetrieve(from: decoder))
+        case "conversation.item.truncate":
+            self = .conversationItemTruncate(try RealtimeClientEventConversationItemTruncate(from: decoder))
+        case "input_audio_buffer.append":
+            self = .inputAudioBufferAppend(try RealtimeClientEventInputAudioBufferAppend(from: decoder))
+        case "input_audio_buffer.clear":
+            self = .inputAudioBufferClear(try RealtimeClientEventInputAudioBufferClear(from: decoder))
+        case "output_audio_buffer.clear":
+            self = .outputAudioBufferClear(try RealtimeClientEventOutputAudioBufferClear(from: decoder))
+        case "input_audio_buffer.commit":
+            self = .inputAudioBufferCommit(try RealtimeClientEventInputAudioBufferCommit(from: decoder))
+        case "response.cancel":
+            self = .responseCancel(try RealtimeClientEventResponseCancel(from: decoder))
+        case "response.create":
+            self = .responseCreate(try RealtimeClientEventResponseCreate(from: decoder))
+        case "session.update":
+            self = .sessionUpdate(try RealtimeClientEventSessionUpdate(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1485,18 +1485,18 @@ public enum RealtimeClientEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .conversationItemCreate(let value): try value.encode(to: encoder)
-            case .conversationItemDelete(let value): try value.encode(to: encoder)
-            case .conversationItemRetrieve(let value): try value.encode(to: encoder)
-            case .conversationItemTruncate(let value): try value.encode(to: encoder)
-            case .inputAudioBufferAppend(let value): try value.encode(to: encoder)
-            case .inputAudioBufferClear(let value): try value.encode(to: encoder)
-            case .outputAudioBufferClear(let value): try value.encode(to: encoder)
-            case .inputAudioBufferCommit(let value): try value.encode(to: encoder)
-            case .responseCancel(let value): try value.encode(to: encoder)
-            case .responseCreate(let value): try value.encode(to: encoder)
-            case .sessionUpdate(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .conversationItemCreate(let value): try value.encode(to: encoder)
+        case .conversationItemDelete(let value): try value.encode(to: encoder)
+        case .conversationItemRetrieve(let value): try value.encode(to: encoder)
+        case .conversationItemTruncate(let value): try value.encode(to: encoder)
+        case .inputAudioBufferAppend(let value): try value.encode(to: encoder)
+        case .inputAudioBufferClear(let value): try value.encode(to: encoder)
+        case .outputAudioBufferClear(let value): try value.encode(to: encoder)
+        case .inputAudioBufferCommit(let value): try value.encode(to: encoder)
+        case .responseCancel(let value): try value.encode(to: encoder)
+        case .responseCreate(let value): try value.encode(to: encoder)
+        case .sessionUpdate(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2150,12 +2150,12 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "realtime":
-                    self = .realtime(try RealtimeSessionCreateRequestGa(from: decoder))
-                case "transcription":
-                    self = .transcription(try RealtimeTranscriptionSessionCreateRequestGa(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "realtime":
+                self = .realtime(try RealtimeSessionCreateRequestGa(from: decoder))
+            case "transcription":
+                self = .transcription(try RealtimeTranscriptionSessionCreateRequestGa(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2164,9 +2164,9 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .realtime(let value): try value.encode(to: encoder)
-                case .transcription(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .realtime(let value): try value.encode(to: encoder)
+            case .transcription(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2254,32 +2254,32 @@ public enum RealtimeConversationItem: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "function_call":
-                self = .functionCall(try RealtimeConversationItemFunctionCall(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try RealtimeConversationItemFunctionCallOutput(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try RealtimeMCPApprovalResponse(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try RealtimeMCPListTools(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try RealtimeMCPToolCall(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try RealtimeMCPApprovalRequest(from: decoder))
-            default:
-                if let value = try? RealtimeConversationItemMessageSystem(from: decoder) {
-                    self = .conversationItemMessageSystem(value)
-                    return
-                }
-                if let value = try? RealtimeConversationItemMessageUser(from: decoder) {
-                    self = .conversationItemMessageUser(value)
-                    return
-                }
-                if let value = try? RealtimeConversationItemMessageAssistant(from: decoder) {
-                    self = .conversationItemMessageAssistant(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
+        case "function_call":
+            self = .functionCall(try RealtimeConversationItemFunctionCall(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try RealtimeConversationItemFunctionCallOutput(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try RealtimeMCPApprovalResponse(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try RealtimeMCPListTools(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try RealtimeMCPToolCall(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try RealtimeMCPApprovalRequest(from: decoder))
+        default:
+            if let value = try? RealtimeConversationItemMessageSystem(from: decoder) {
+                self = .conversationItemMessageSystem(value)
+                return
+            }
+            if let value = try? RealtimeConversationItemMessageUser(from: decoder) {
+                self = .conversationItemMessageUser(value)
+                return
+            }
+            if let value = try? RealtimeConversationItemMessageAssistant(from: decoder) {
+                self = .conversationItemMessageAssistant(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2288,16 +2288,16 @@ public enum RealtimeConversationItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .conversationItemMessageSystem(let value): try value.encode(to: encoder)
-            case .conversationItemMessageUser(let value): try value.encode(to: encoder)
-            case .conversationItemMessageAssistant(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .conversationItemMessageSystem(let value): try value.encode(to: encoder)
+        case .conversationItemMessageUser(let value): try value.encode(to: encoder)
+        case .conversationItemMessageAssistant(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3397,12 +3397,12 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "realtime":
-                    self = .realtime(try RealtimeSessionCreateRequestGa(from: decoder))
-                case "transcription":
-                    self = .transcription(try RealtimeTranscriptionSessionCreateRequestGa(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "realtime":
+                self = .realtime(try RealtimeSessionCreateRequestGa(from: decoder))
+            case "transcription":
+                self = .transcription(try RealtimeTranscriptionSessionCreateRequestGa(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3411,9 +3411,9 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .realtime(let value): try value.encode(to: encoder)
-                case .transcription(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .realtime(let value): try value.encode(to: encoder)
+            case .transcription(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3493,12 +3493,12 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "realtime":
-                    self = .realtime(try RealtimeSessionCreateResponseGa(from: decoder))
-                case "transcription":
-                    self = .transcription(try RealtimeTranscriptionSessionCreateResponseGa(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "realtime":
+                self = .realtime(try RealtimeSessionCreateResponseGa(from: decoder))
+            case "transcription":
+                self = .transcription(try RealtimeTranscriptionSessionCreateResponseGa(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3507,9 +3507,9 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .realtime(let value): try value.encode(to: encoder)
-                case .transcription(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .realtime(let value): try value.encode(to: encoder)
+            case .transcription(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3974,14 +3974,14 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "protocol_error":
-                    self = .protocolError(try RealtimeMCPProtocolError(from: decoder))
-                case "tool_execution_error":
-                    self = .toolExecutionError(try RealtimeMCPToolExecutionError(from: decoder))
-                case "http_error":
-                    self = .httpError(try RealtimeMcphttpError(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "protocol_error":
+                self = .protocolError(try RealtimeMCPProtocolError(from: decoder))
+            case "tool_execution_error":
+                self = .toolExecutionError(try RealtimeMCPToolExecutionError(from: decoder))
+            case "http_error":
+                self = .httpError(try RealtimeMcphttpError(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3990,10 +3990,10 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .protocolError(let value): try value.encode(to: encoder)
-                case .toolExecutionError(let value): try value.encode(to: encoder)
-                case .httpError(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .protocolError(let value): try value.encode(to: encoder)
+            case .toolExecutionError(let value): try value.encode(to: encoder)
+            case .httpError(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

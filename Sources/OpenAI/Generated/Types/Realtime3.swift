@@ -814,9 +814,9 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .integer(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1090,12 +1090,12 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "function":
-                    self = .function(try RealtimeFunctionTool(from: decoder))
-                case "mcp":
-                    self = .mcp(try MCPTool(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "function":
+                self = .function(try RealtimeFunctionTool(from: decoder))
+            case "mcp":
+                self = .mcp(try MCPTool(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1104,9 +1104,9 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .function(let value): try value.encode(to: encoder)
-                case .mcp(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .mcp(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1151,10 +1151,10 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .options(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .mcp(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .options(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .mcp(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1196,9 +1196,9 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .integer(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1333,100 +1333,100 @@ public enum RealtimeServerEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "conversation.created":
-                self = .conversationCreated(try RealtimeServerEventConversationCreated(from: decoder))
-            case "conversation.item.created":
-                self = .conversationItemCreated(try RealtimeServerEventConversationItemCreated(from: decoder))
-            case "conversation.item.deleted":
-                self = .conversationItemDeleted(try RealtimeServerEventConversationItemDeleted(from: decoder))
-            case "conversation.item.input_audio_transcription.completed":
-                self = .conversationItemInputAudioTranscriptionCompleted(try RealtimeServerEventConversationItemInputAudioTranscriptionCompleted(from: decoder))
-            case "conversation.item.input_audio_transcription.delta":
-                self = .conversationItemInputAudioTranscriptionDelta(try RealtimeServerEventConversationItemInputAudioTranscriptionDelta(from: decoder))
-            case "conversation.item.input_audio_transcription.failed":
-                self = .conversationItemInputAudioTranscriptionFailed(try RealtimeServerEventConversationItemInputAudioTranscriptionFailed(from: decoder))
-            case "conversation.item.retrieved":
-                self = .conversationItemRetrieved(try RealtimeServerEventConversationItemRetrieved(from: decoder))
-            case "conversation.item.truncated":
-                self = .conversationItemTruncated(try RealtimeServerEventConversationItemTruncated(from: decoder))
-            case "error":
-                self = .error(try RealtimeServerEventError(from: decoder))
-            case "input_audio_buffer.cleared":
-                self = .inputAudioBufferCleared(try RealtimeServerEventInputAudioBufferCleared(from: decoder))
-            case "input_audio_buffer.committed":
-                self = .inputAudioBufferCommitted(try RealtimeServerEventInputAudioBufferCommitted(from: decoder))
-            case "input_audio_buffer.dtmf_event_received":
-                self = .inputAudioBufferDtmfEventReceived(try RealtimeServerEventInputAudioBufferDtmfEventReceived(from: decoder))
-            case "input_audio_buffer.speech_started":
-                self = .inputAudioBufferSpeechStarted(try RealtimeServerEventInputAudioBufferSpeechStarted(from: decoder))
-            case "input_audio_buffer.speech_stopped":
-                self = .inputAudioBufferSpeechStopped(try RealtimeServerEventInputAudioBufferSpeechStopped(from: decoder))
-            case "rate_limits.updated":
-                self = .rateLimitsUpdated(try RealtimeServerEventRateLimitsUpdated(from: decoder))
-            case "response.output_audio.delta":
-                self = .responseOutputAudioDelta(try RealtimeServerEventResponseAudioDelta(from: decoder))
-            case "response.output_audio.done":
-                self = .responseOutputAudioDone(try RealtimeServerEventResponseAudioDone(from: decoder))
-            case "response.output_audio_transcript.delta":
-                self = .responseOutputAudioTranscriptDelta(try RealtimeServerEventResponseAudioTranscriptDelta(from: decoder))
-            case "response.output_audio_transcript.done":
-                self = .responseOutputAudioTranscriptDone(try RealtimeServerEventResponseAudioTranscriptDone(from: decoder))
-            case "response.content_part.added":
-                self = .responseContentPartAdded(try RealtimeServerEventResponseContentPartAdded(from: decoder))
-            case "response.content_part.done":
-                self = .responseContentPartDone(try RealtimeServerEventResponseContentPartDone(from: decoder))
-            case "response.created":
-                self = .responseCreated(try RealtimeServerEventResponseCreated(from: decoder))
-            case "response.done":
-                self = .responseDone(try RealtimeServerEventResponseDone(from: decoder))
-            case "response.function_call_arguments.delta":
-                self = .responseFunctionCallArgumentsDelta(try RealtimeServerEventResponseFunctionCallArgumentsDelta(from: decoder))
-            case "response.function_call_arguments.done":
-                self = .responseFunctionCallArgumentsDone(try RealtimeServerEventResponseFunctionCallArgumentsDone(from: decoder))
-            case "response.output_item.added":
-                self = .responseOutputItemAdded(try RealtimeServerEventResponseOutputItemAdded(from: decoder))
-            case "response.output_item.done":
-                self = .responseOutputItemDone(try RealtimeServerEventResponseOutputItemDone(from: decoder))
-            case "response.output_text.delta":
-                self = .responseOutputTextDelta(try RealtimeServerEventResponseTextDelta(from: decoder))
-            case "response.output_text.done":
-                self = .responseOutputTextDone(try RealtimeServerEventResponseTextDone(from: decoder))
-            case "session.created":
-                self = .sessionCreated(try RealtimeServerEventSessionCreated(from: decoder))
-            case "session.updated":
-                self = .sessionUpdated(try RealtimeServerEventSessionUpdated(from: decoder))
-            case "output_audio_buffer.started":
-                self = .outputAudioBufferStarted(try RealtimeServerEventOutputAudioBufferStarted(from: decoder))
-            case "output_audio_buffer.stopped":
-                self = .outputAudioBufferStopped(try RealtimeServerEventOutputAudioBufferStopped(from: decoder))
-            case "output_audio_buffer.cleared":
-                self = .outputAudioBufferCleared(try RealtimeServerEventOutputAudioBufferCleared(from: decoder))
-            case "conversation.item.added":
-                self = .conversationItemAdded(try RealtimeServerEventConversationItemAdded(from: decoder))
-            case "conversation.item.done":
-                self = .conversationItemDone(try RealtimeServerEventConversationItemDone(from: decoder))
-            case "input_audio_buffer.timeout_triggered":
-                self = .inputAudioBufferTimeoutTriggered(try RealtimeServerEventInputAudioBufferTimeoutTriggered(from: decoder))
-            case "conversation.item.input_audio_transcription.segment":
-                self = .conversationItemInputAudioTranscriptionSegment(try RealtimeServerEventConversationItemInputAudioTranscriptionSegment(from: decoder))
-            case "mcp_list_tools.in_progress":
-                self = .mcpListToolsInProgress(try RealtimeServerEventMCPListToolsInProgress(from: decoder))
-            case "mcp_list_tools.completed":
-                self = .mcpListToolsCompleted(try RealtimeServerEventMCPListToolsCompleted(from: decoder))
-            case "mcp_list_tools.failed":
-                self = .mcpListToolsFailed(try RealtimeServerEventMCPListToolsFailed(from: decoder))
-            case "response.mcp_call_arguments.delta":
-                self = .responseMCPCallArgumentsDelta(try RealtimeServerEventResponseMCPCallArgumentsDelta(from: decoder))
-            case "response.mcp_call_arguments.done":
-                self = .responseMCPCallArgumentsDone(try RealtimeServerEventResponseMCPCallArgumentsDone(from: decoder))
-            case "response.mcp_call.in_progress":
-                self = .responseMCPCallInProgress(try RealtimeServerEventResponseMCPCallInProgress(from: decoder))
-            case "response.mcp_call.completed":
-                self = .responseMCPCallCompleted(try RealtimeServerEventResponseMCPCallCompleted(from: decoder))
-            case "response.mcp_call.failed":
-                self = .responseMCPCallFailed(try RealtimeServerEventResponseMCPCallFailed(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "conversation.created":
+            self = .conversationCreated(try RealtimeServerEventConversationCreated(from: decoder))
+        case "conversation.item.created":
+            self = .conversationItemCreated(try RealtimeServerEventConversationItemCreated(from: decoder))
+        case "conversation.item.deleted":
+            self = .conversationItemDeleted(try RealtimeServerEventConversationItemDeleted(from: decoder))
+        case "conversation.item.input_audio_transcription.completed":
+            self = .conversationItemInputAudioTranscriptionCompleted(try RealtimeServerEventConversationItemInputAudioTranscriptionCompleted(from: decoder))
+        case "conversation.item.input_audio_transcription.delta":
+            self = .conversationItemInputAudioTranscriptionDelta(try RealtimeServerEventConversationItemInputAudioTranscriptionDelta(from: decoder))
+        case "conversation.item.input_audio_transcription.failed":
+            self = .conversationItemInputAudioTranscriptionFailed(try RealtimeServerEventConversationItemInputAudioTranscriptionFailed(from: decoder))
+        case "conversation.item.retrieved":
+            self = .conversationItemRetrieved(try RealtimeServerEventConversationItemRetrieved(from: decoder))
+        case "conversation.item.truncated":
+            self = .conversationItemTruncated(try RealtimeServerEventConversationItemTruncated(from: decoder))
+        case "error":
+            self = .error(try RealtimeServerEventError(from: decoder))
+        case "input_audio_buffer.cleared":
+            self = .inputAudioBufferCleared(try RealtimeServerEventInputAudioBufferCleared(from: decoder))
+        case "input_audio_buffer.committed":
+            self = .inputAudioBufferCommitted(try RealtimeServerEventInputAudioBufferCommitted(from: decoder))
+        case "input_audio_buffer.dtmf_event_received":
+            self = .inputAudioBufferDtmfEventReceived(try RealtimeServerEventInputAudioBufferDtmfEventReceived(from: decoder))
+        case "input_audio_buffer.speech_started":
+            self = .inputAudioBufferSpeechStarted(try RealtimeServerEventInputAudioBufferSpeechStarted(from: decoder))
+        case "input_audio_buffer.speech_stopped":
+            self = .inputAudioBufferSpeechStopped(try RealtimeServerEventInputAudioBufferSpeechStopped(from: decoder))
+        case "rate_limits.updated":
+            self = .rateLimitsUpdated(try RealtimeServerEventRateLimitsUpdated(from: decoder))
+        case "response.output_audio.delta":
+            self = .responseOutputAudioDelta(try RealtimeServerEventResponseAudioDelta(from: decoder))
+        case "response.output_audio.done":
+            self = .responseOutputAudioDone(try RealtimeServerEventResponseAudioDone(from: decoder))
+        case "response.output_audio_transcript.delta":
+            self = .responseOutputAudioTranscriptDelta(try RealtimeServerEventResponseAudioTranscriptDelta(from: decoder))
+        case "response.output_audio_transcript.done":
+            self = .responseOutputAudioTranscriptDone(try RealtimeServerEventResponseAudioTranscriptDone(from: decoder))
+        case "response.content_part.added":
+            self = .responseContentPartAdded(try RealtimeServerEventResponseContentPartAdded(from: decoder))
+        case "response.content_part.done":
+            self = .responseContentPartDone(try RealtimeServerEventResponseContentPartDone(from: decoder))
+        case "response.created":
+            self = .responseCreated(try RealtimeServerEventResponseCreated(from: decoder))
+        case "response.done":
+            self = .responseDone(try RealtimeServerEventResponseDone(from: decoder))
+        case "response.function_call_arguments.delta":
+            self = .responseFunctionCallArgumentsDelta(try RealtimeServerEventResponseFunctionCallArgumentsDelta(from: decoder))
+        case "response.function_call_arguments.done":
+            self = .responseFunctionCallArgumentsDone(try RealtimeServerEventResponseFunctionCallArgumentsDone(from: decoder))
+        case "response.output_item.added":
+            self = .responseOutputItemAdded(try RealtimeServerEventResponseOutputItemAdded(from: decoder))
+        case "response.output_item.done":
+            self = .responseOutputItemDone(try RealtimeServerEventResponseOutputItemDone(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try RealtimeServerEventResponseTextDelta(from: decoder))
+        case "response.output_text.done":
+            self = .responseOutputTextDone(try RealtimeServerEventResponseTextDone(from: decoder))
+        case "session.created":
+            self = .sessionCreated(try RealtimeServerEventSessionCreated(from: decoder))
+        case "session.updated":
+            self = .sessionUpdated(try RealtimeServerEventSessionUpdated(from: decoder))
+        case "output_audio_buffer.started":
+            self = .outputAudioBufferStarted(try RealtimeServerEventOutputAudioBufferStarted(from: decoder))
+        case "output_audio_buffer.stopped":
+            self = .outputAudioBufferStopped(try RealtimeServerEventOutputAudioBufferStopped(from: decoder))
+        case "output_audio_buffer.cleared":
+            self = .outputAudioBufferCleared(try RealtimeServerEventOutputAudioBufferCleared(from: decoder))
+        case "conversation.item.added":
+            self = .conversationItemAdded(try RealtimeServerEventConversationItemAdded(from: decoder))
+        case "conversation.item.done":
+            self = .conversationItemDone(try RealtimeServerEventConversationItemDone(from: decoder))
+        case "input_audio_buffer.timeout_triggered":
+            self = .inputAudioBufferTimeoutTriggered(try RealtimeServerEventInputAudioBufferTimeoutTriggered(from: decoder))
+        case "conversation.item.input_audio_transcription.segment":
+            self = .conversationItemInputAudioTranscriptionSegment(try RealtimeServerEventConversationItemInputAudioTranscriptionSegment(from: decoder))
+        case "mcp_list_tools.in_progress":
+            self = .mcpListToolsInProgress(try RealtimeServerEventMCPListToolsInProgress(from: decoder))
+        case "mcp_list_tools.completed":
+            self = .mcpListToolsCompleted(try RealtimeServerEventMCPListToolsCompleted(from: decoder))
+        case "mcp_list_tools.failed":
+            self = .mcpListToolsFailed(try RealtimeServerEventMCPListToolsFailed(from: decoder))
+        case "response.mcp_call_arguments.delta":
+            self = .responseMCPCallArgumentsDelta(try RealtimeServerEventResponseMCPCallArgumentsDelta(from: decoder))
+        case "response.mcp_call_arguments.done":
+            self = .responseMCPCallArgumentsDone(try RealtimeServerEventResponseMCPCallArgumentsDone(from: decoder))
+        case "response.mcp_call.in_progress":
+            self = .responseMCPCallInProgress(try RealtimeServerEventResponseMCPCallInProgress(from: decoder))
+        case "response.mcp_call.completed":
+            self = .responseMCPCallCompleted(try RealtimeServerEventResponseMCPCallCompleted(from: decoder))
+        case "response.mcp_call.failed":
+            self = .responseMCPCallFailed(try RealtimeServerEventResponseMCPCallFailed(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1435,53 +1435,53 @@ public enum RealtimeServerEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .conversationCreated(let value): try value.encode(to: encoder)
-            case .conversationItemCreated(let value): try value.encode(to: encoder)
-            case .conversationItemDeleted(let value): try value.encode(to: encoder)
-            case .conversationItemInputAudioTranscriptionCompleted(let value): try value.encode(to: encoder)
-            case .conversationItemInputAudioTranscriptionDelta(let value): try value.encode(to: encoder)
-            case .conversationItemInputAudioTranscriptionFailed(let value): try value.encode(to: encoder)
-            case .conversationItemRetrieved(let value): try value.encode(to: encoder)
-            case .conversationItemTruncated(let value): try value.encode(to: encoder)
-            case .error(let value): try value.encode(to: encoder)
-            case .inputAudioBufferCleared(let value): try value.encode(to: encoder)
-            case .inputAudioBufferCommitted(let value): try value.encode(to: encoder)
-            case .inputAudioBufferDtmfEventReceived(let value): try value.encode(to: encoder)
-            case .inputAudioBufferSpeechStarted(let value): try value.encode(to: encoder)
-            case .inputAudioBufferSpeechStopped(let value): try value.encode(to: encoder)
-            case .rateLimitsUpdated(let value): try value.encode(to: encoder)
-            case .responseOutputAudioDelta(let value): try value.encode(to: encoder)
-            case .responseOutputAudioDone(let value): try value.encode(to: encoder)
-            case .responseOutputAudioTranscriptDelta(let value): try value.encode(to: encoder)
-            case .responseOutputAudioTranscriptDone(let value): try value.encode(to: encoder)
-            case .responseContentPartAdded(let value): try value.encode(to: encoder)
-            case .responseContentPartDone(let value): try value.encode(to: encoder)
-            case .responseCreated(let value): try value.encode(to: encoder)
-            case .responseDone(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseOutputItemAdded(let value): try value.encode(to: encoder)
-            case .responseOutputItemDone(let value): try value.encode(to: encoder)
-            case .responseOutputTextDelta(let value): try value.encode(to: encoder)
-            case .responseOutputTextDone(let value): try value.encode(to: encoder)
-            case .sessionCreated(let value): try value.encode(to: encoder)
-            case .sessionUpdated(let value): try value.encode(to: encoder)
-            case .outputAudioBufferStarted(let value): try value.encode(to: encoder)
-            case .outputAudioBufferStopped(let value): try value.encode(to: encoder)
-            case .outputAudioBufferCleared(let value): try value.encode(to: encoder)
-            case .conversationItemAdded(let value): try value.encode(to: encoder)
-            case .conversationItemDone(let value): try value.encode(to: encoder)
-            case .inputAudioBufferTimeoutTriggered(let value): try value.encode(to: encoder)
-            case .conversationItemInputAudioTranscriptionSegment(let value): try value.encode(to: encoder)
-            case .mcpListToolsInProgress(let value): try value.encode(to: encoder)
-            case .mcpListToolsCompleted(let value): try value.encode(to: encoder)
-            case .mcpListToolsFailed(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
-            case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPCallFailed(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .conversationCreated(let value): try value.encode(to: encoder)
+        case .conversationItemCreated(let value): try value.encode(to: encoder)
+        case .conversationItemDeleted(let value): try value.encode(to: encoder)
+        case .conversationItemInputAudioTranscriptionCompleted(let value): try value.encode(to: encoder)
+        case .conversationItemInputAudioTranscriptionDelta(let value): try value.encode(to: encoder)
+        case .conversationItemInputAudioTranscriptionFailed(let value): try value.encode(to: encoder)
+        case .conversationItemRetrieved(let value): try value.encode(to: encoder)
+        case .conversationItemTruncated(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .inputAudioBufferCleared(let value): try value.encode(to: encoder)
+        case .inputAudioBufferCommitted(let value): try value.encode(to: encoder)
+        case .inputAudioBufferDtmfEventReceived(let value): try value.encode(to: encoder)
+        case .inputAudioBufferSpeechStarted(let value): try value.encode(to: encoder)
+        case .inputAudioBufferSpeechStopped(let value): try value.encode(to: encoder)
+        case .rateLimitsUpdated(let value): try value.encode(to: encoder)
+        case .responseOutputAudioDelta(let value): try value.encode(to: encoder)
+        case .responseOutputAudioDone(let value): try value.encode(to: encoder)
+        case .responseOutputAudioTranscriptDelta(let value): try value.encode(to: encoder)
+        case .responseOutputAudioTranscriptDone(let value): try value.encode(to: encoder)
+        case .responseContentPartAdded(let value): try value.encode(to: encoder)
+        case .responseContentPartDone(let value): try value.encode(to: encoder)
+        case .responseCreated(let value): try value.encode(to: encoder)
+        case .responseDone(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+        case .responseOutputItemDone(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .responseOutputTextDone(let value): try value.encode(to: encoder)
+        case .sessionCreated(let value): try value.encode(to: encoder)
+        case .sessionUpdated(let value): try value.encode(to: encoder)
+        case .outputAudioBufferStarted(let value): try value.encode(to: encoder)
+        case .outputAudioBufferStopped(let value): try value.encode(to: encoder)
+        case .outputAudioBufferCleared(let value): try value.encode(to: encoder)
+        case .conversationItemAdded(let value): try value.encode(to: encoder)
+        case .conversationItemDone(let value): try value.encode(to: encoder)
+        case .inputAudioBufferTimeoutTriggered(let value): try value.encode(to: encoder)
+        case .conversationItemInputAudioTranscriptionSegment(let value): try value.encode(to: encoder)
+        case .mcpListToolsInProgress(let value): try value.encode(to: encoder)
+        case .mcpListToolsCompleted(let value): try value.encode(to: encoder)
+        case .mcpListToolsFailed(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1940,12 +1940,12 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "tokens":
-                    self = .tokens(try TranscriptTextUsageTokens(from: decoder))
-                case "duration":
-                    self = .duration(try TranscriptTextUsageDuration(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "tokens":
+                self = .tokens(try TranscriptTextUsageTokens(from: decoder))
+            case "duration":
+                self = .duration(try TranscriptTextUsageDuration(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1954,9 +1954,9 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .tokens(let value): try value.encode(to: encoder)
-                case .duration(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .tokens(let value): try value.encode(to: encoder)
+            case .duration(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -512,9 +512,9 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .tracingConfiguration(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .tracingConfiguration(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -595,12 +595,12 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "function":
-                    self = .function(try RealtimeFunctionTool(from: decoder))
-                case "mcp":
-                    self = .mcp(try MCPTool(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "function":
+                self = .function(try RealtimeFunctionTool(from: decoder))
+            case "mcp":
+                self = .mcp(try MCPTool(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -609,9 +609,9 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .function(let value): try value.encode(to: encoder)
-                case .mcp(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .mcp(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -656,10 +656,10 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .options(let value): try value.encode(to: encoder)
-                case .function(let value): try value.encode(to: encoder)
-                case .mcp(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .options(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .mcp(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -701,9 +701,9 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .integer(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .integer(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1629,14 +1629,14 @@ public enum RealtimeTranslationClientEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "session.update":
-                self = .sessionUpdate(try RealtimeTranslationClientEventSessionUpdate(from: decoder))
-            case "session.input_audio_buffer.append":
-                self = .sessionInputAudioBufferAppend(try RealtimeTranslationClientEventInputAudioBufferAppend(from: decoder))
-            case "session.close":
-                self = .sessionClose(try RealtimeTranslationClientEventSessionClose(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "session.update":
+            self = .sessionUpdate(try RealtimeTranslationClientEventSessionUpdate(from: decoder))
+        case "session.input_audio_buffer.append":
+            self = .sessionInputAudioBufferAppend(try RealtimeTranslationClientEventInputAudioBufferAppend(from: decoder))
+        case "session.close":
+            self = .sessionClose(try RealtimeTranslationClientEventSessionClose(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1645,10 +1645,10 @@ public enum RealtimeTranslationClientEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .sessionUpdate(let value): try value.encode(to: encoder)
-            case .sessionInputAudioBufferAppend(let value): try value.encode(to: encoder)
-            case .sessionClose(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .sessionUpdate(let value): try value.encode(to: encoder)
+        case .sessionInputAudioBufferAppend(let value): try value.encode(to: encoder)
+        case .sessionClose(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1992,22 +1992,22 @@ public enum RealtimeTranslationServerEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "error":
-                self = .error(try RealtimeServerEventError(from: decoder))
-            case "session.created":
-                self = .sessionCreated(try RealtimeTranslationServerEventSessionCreated(from: decoder))
-            case "session.updated":
-                self = .sessionUpdated(try RealtimeTranslationServerEventSessionUpdated(from: decoder))
-            case "session.closed":
-                self = .sessionClosed(try RealtimeTranslationServerEventSessionClosed(from: decoder))
-            case "session.input_transcript.delta":
-                self = .sessionInputTranscriptDelta(try RealtimeTranslationServerEventSessionInputTranscriptDelta(from: decoder))
-            case "session.output_transcript.delta":
-                self = .sessionOutputTranscriptDelta(try RealtimeTranslationServerEventSessionOutputTranscriptDelta(from: decoder))
-            case "session.output_audio.delta":
-                self = .sessionOutputAudioDelta(try RealtimeTranslationServerEventSessionOutputAudioDelta(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "error":
+            self = .error(try RealtimeServerEventError(from: decoder))
+        case "session.created":
+            self = .sessionCreated(try RealtimeTranslationServerEventSessionCreated(from: decoder))
+        case "session.updated":
+            self = .sessionUpdated(try RealtimeTranslationServerEventSessionUpdated(from: decoder))
+        case "session.closed":
+            self = .sessionClosed(try RealtimeTranslationServerEventSessionClosed(from: decoder))
+        case "session.input_transcript.delta":
+            self = .sessionInputTranscriptDelta(try RealtimeTranslationServerEventSessionInputTranscriptDelta(from: decoder))
+        case "session.output_transcript.delta":
+            self = .sessionOutputTranscriptDelta(try RealtimeTranslationServerEventSessionOutputTranscriptDelta(from: decoder))
+        case "session.output_audio.delta":
+            self = .sessionOutputAudioDelta(try RealtimeTranslationServerEventSessionOutputAudioDelta(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2016,14 +2016,14 @@ public enum RealtimeTranslationServerEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .error(let value): try value.encode(to: encoder)
-            case .sessionCreated(let value): try value.encode(to: encoder)
-            case .sessionUpdated(let value): try value.encode(to: encoder)
-            case .sessionClosed(let value): try value.encode(to: encoder)
-            case .sessionInputTranscriptDelta(let value): try value.encode(to: encoder)
-            case .sessionOutputTranscriptDelta(let value): try value.encode(to: encoder)
-            case .sessionOutputAudioDelta(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .sessionCreated(let value): try value.encode(to: encoder)
+        case .sessionUpdated(let value): try value.encode(to: encoder)
+        case .sessionClosed(let value): try value.encode(to: encoder)
+        case .sessionInputTranscriptDelta(let value): try value.encode(to: encoder)
+        case .sessionOutputTranscriptDelta(let value): try value.encode(to: encoder)
+        case .sessionOutputAudioDelta(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3188,9 +3188,9 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .retentionRatioTruncation(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .retentionRatioTruncation(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 
@@ -3326,12 +3326,12 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "server_vad":
-                self = .serverVad(try RealtimeTurnDetection.ServerVad(from: decoder))
-            case "semantic_vad":
-                self = .semanticVad(try RealtimeTurnDetection.SemanticVad(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "server_vad":
+            self = .serverVad(try RealtimeTurnDetection.ServerVad(from: decoder))
+        case "semantic_vad":
+            self = .semanticVad(try RealtimeTurnDetection.SemanticVad(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3340,9 +3340,9 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .serverVad(let value): try value.encode(to: encoder)
-            case .semanticVad(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .serverVad(let value): try value.encode(to: encoder)
+        case .semanticVad(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 

@@ -158,10 +158,10 @@ public enum ResponsesClientEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "response.create":
-                self = .responseCreate(try ResponsesClientEventResponseCreate(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "response.create":
+            self = .responseCreate(try ResponsesClientEventResponseCreate(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -170,8 +170,8 @@ public enum ResponsesClientEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .responseCreate(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .responseCreate(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

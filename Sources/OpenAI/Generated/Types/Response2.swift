@@ -133,124 +133,124 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "response.audio.delta":
-                self = .responseAudioDelta(try ResponsesServerEvent.ResponseAudioDelta(from: decoder))
-            case "response.audio.done":
-                self = .responseAudioDone(try ResponsesServerEvent.ResponseAudioDone(from: decoder))
-            case "response.audio.transcript.delta":
-                self = .responseAudioTranscriptDelta(try ResponsesServerEvent.ResponseAudioTranscriptDelta(from: decoder))
-            case "response.audio.transcript.done":
-                self = .responseAudioTranscriptDone(try ResponsesServerEvent.ResponseAudioTranscriptDone(from: decoder))
-            case "response.code_interpreter_call_code.delta":
-                self = .responseCodeInterpreterCallCodeDelta(try ResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta(from: decoder))
-            case "response.code_interpreter_call_code.done":
-                self = .responseCodeInterpreterCallCodeDone(try ResponsesServerEvent.ResponseCodeInterpreterCallCodeDone(from: decoder))
-            case "response.code_interpreter_call.completed":
-                self = .responseCodeInterpreterCallCompleted(try ResponsesServerEvent.ResponseCodeInterpreterCallCompleted(from: decoder))
-            case "response.code_interpreter_call.in_progress":
-                self = .responseCodeInterpreterCallInProgress(try ResponsesServerEvent.ResponseCodeInterpreterCallInProgress(from: decoder))
-            case "response.code_interpreter_call.interpreting":
-                self = .responseCodeInterpreterCallInterpreting(try ResponsesServerEvent.ResponseCodeInterpreterCallInterpreting(from: decoder))
-            case "response.completed":
-                self = .responseCompleted(try ResponsesServerEvent.ResponseCompleted(from: decoder))
-            case "response.content_part.added":
-                self = .responseContentPartAdded(try ResponsesServerEvent.ResponseContentPartAdded(from: decoder))
-            case "response.content_part.done":
-                self = .responseContentPartDone(try ResponsesServerEvent.ResponseContentPartDone(from: decoder))
-            case "response.created":
-                self = .responseCreated(try ResponsesServerEvent.ResponseCreated(from: decoder))
-            case "response.file_search_call.completed":
-                self = .responseFileSearchCallCompleted(try ResponsesServerEvent.ResponseFileSearchCallCompleted(from: decoder))
-            case "response.file_search_call.in_progress":
-                self = .responseFileSearchCallInProgress(try ResponsesServerEvent.ResponseFileSearchCallInProgress(from: decoder))
-            case "response.file_search_call.searching":
-                self = .responseFileSearchCallSearching(try ResponsesServerEvent.ResponseFileSearchCallSearching(from: decoder))
-            case "response.function_call_arguments.delta":
-                self = .responseFunctionCallArgumentsDelta(try ResponsesServerEvent.ResponseFunctionCallArgumentsDelta(from: decoder))
-            case "response.function_call_arguments.done":
-                self = .responseFunctionCallArgumentsDone(try ResponsesServerEvent.ResponseFunctionCallArgumentsDone(from: decoder))
-            case "response.shell_call_command.added":
-                self = .responseShellCallCommandAdded(try ResponsesServerEvent.ResponseShellCallCommandAdded(from: decoder))
-            case "response.shell_call_command.delta":
-                self = .responseShellCallCommandDelta(try ResponsesServerEvent.ResponseShellCallCommandDelta(from: decoder))
-            case "response.shell_call_command.done":
-                self = .responseShellCallCommandDone(try ResponsesServerEvent.ResponseShellCallCommandDone(from: decoder))
-            case "response.shell_call_output_content.delta":
-                self = .responseShellCallOutputContentDelta(try ResponsesServerEvent.ResponseShellCallOutputContentDelta(from: decoder))
-            case "response.shell_call_output_content.done":
-                self = .responseShellCallOutputContentDone(try ResponsesServerEvent.ResponseShellCallOutputContentDone(from: decoder))
-            case "response.in_progress":
-                self = .responseInProgress(try ResponsesServerEvent.ResponseInProgress(from: decoder))
-            case "response.failed":
-                self = .responseFailed(try ResponsesServerEvent.ResponseFailed(from: decoder))
-            case "response.incomplete":
-                self = .responseIncomplete(try ResponsesServerEvent.ResponseIncomplete(from: decoder))
-            case "response.output_item.added":
-                self = .responseOutputItemAdded(try ResponsesServerEvent.ResponseOutputItemAdded(from: decoder))
-            case "response.output_item.done":
-                self = .responseOutputItemDone(try ResponsesServerEvent.ResponseOutputItemDone(from: decoder))
-            case "response.reasoning_summary_part.added":
-                self = .responseReasoningSummaryPartAdded(try ResponsesServerEvent.ResponseReasoningSummaryPartAdded(from: decoder))
-            case "response.reasoning_summary_part.done":
-                self = .responseReasoningSummaryPartDone(try ResponsesServerEvent.ResponseReasoningSummaryPartDone(from: decoder))
-            case "response.reasoning_summary_text.delta":
-                self = .responseReasoningSummaryTextDelta(try ResponsesServerEvent.ResponseReasoningSummaryTextDelta(from: decoder))
-            case "response.reasoning_summary_text.done":
-                self = .responseReasoningSummaryTextDone(try ResponsesServerEvent.ResponseReasoningSummaryTextDone(from: decoder))
-            case "response.reasoning_text.delta":
-                self = .responseReasoningTextDelta(try ResponsesServerEvent.ResponseReasoningTextDelta(from: decoder))
-            case "response.reasoning_text.done":
-                self = .responseReasoningTextDone(try ResponsesServerEvent.ResponseReasoningTextDone(from: decoder))
-            case "response.refusal.delta":
-                self = .responseRefusalDelta(try ResponsesServerEvent.ResponseRefusalDelta(from: decoder))
-            case "response.refusal.done":
-                self = .responseRefusalDone(try ResponsesServerEvent.ResponseRefusalDone(from: decoder))
-            case "response.output_text.delta":
-                self = .responseOutputTextDelta(try ResponsesServerEvent.ResponseOutputTextDelta(from: decoder))
-            case "response.output_text.done":
-                self = .responseOutputTextDone(try ResponsesServerEvent.ResponseOutputTextDone(from: decoder))
-            case "response.web_search_call.completed":
-                self = .responseWebSearchCallCompleted(try ResponsesServerEvent.ResponseWebSearchCallCompleted(from: decoder))
-            case "response.web_search_call.in_progress":
-                self = .responseWebSearchCallInProgress(try ResponsesServerEvent.ResponseWebSearchCallInProgress(from: decoder))
-            case "response.web_search_call.searching":
-                self = .responseWebSearchCallSearching(try ResponsesServerEvent.ResponseWebSearchCallSearching(from: decoder))
-            case "response.image_generation_call.completed":
-                self = .responseImageGenerationCallCompleted(try ResponsesServerEvent.ResponseImageGenerationCallCompleted(from: decoder))
-            case "response.image_generation_call.generating":
-                self = .responseImageGenerationCallGenerating(try ResponsesServerEvent.ResponseImageGenerationCallGenerating(from: decoder))
-            case "response.image_generation_call.in_progress":
-                self = .responseImageGenerationCallInProgress(try ResponsesServerEvent.ResponseImageGenerationCallInProgress(from: decoder))
-            case "response.image_generation_call.partial_image":
-                self = .responseImageGenerationCallPartialImage(try ResponsesServerEvent.ResponseImageGenerationCallPartialImage(from: decoder))
-            case "response.mcp_call_arguments.delta":
-                self = .responseMCPCallArgumentsDelta(try ResponsesServerEvent.ResponseMCPCallArgumentsDelta(from: decoder))
-            case "response.mcp_call_arguments.done":
-                self = .responseMCPCallArgumentsDone(try ResponsesServerEvent.ResponseMCPCallArgumentsDone(from: decoder))
-            case "response.mcp_call.completed":
-                self = .responseMCPCallCompleted(try ResponsesServerEvent.ResponseMCPCallCompleted(from: decoder))
-            case "response.mcp_call.failed":
-                self = .responseMCPCallFailed(try ResponsesServerEvent.ResponseMCPCallFailed(from: decoder))
-            case "response.mcp_call.in_progress":
-                self = .responseMCPCallInProgress(try ResponsesServerEvent.ResponseMCPCallInProgress(from: decoder))
-            case "response.mcp_list_tools.completed":
-                self = .responseMCPListToolsCompleted(try ResponsesServerEvent.ResponseMCPListToolsCompleted(from: decoder))
-            case "response.mcp_list_tools.failed":
-                self = .responseMCPListToolsFailed(try ResponsesServerEvent.ResponseMCPListToolsFailed(from: decoder))
-            case "response.mcp_list_tools.in_progress":
-                self = .responseMCPListToolsInProgress(try ResponsesServerEvent.ResponseMCPListToolsInProgress(from: decoder))
-            case "response.output_text.annotation.added":
-                self = .responseOutputTextAnnotationAdded(try ResponsesServerEvent.ResponseOutputTextAnnotationAdded(from: decoder))
-            case "response.queued":
-                self = .responseQueued(try ResponsesServerEvent.ResponseQueued(from: decoder))
-            case "response.custom_tool_call_input.delta":
-                self = .responseCustomToolCallInputDelta(try ResponsesServerEvent.ResponseCustomToolCallInputDelta(from: decoder))
-            case "response.custom_tool_call_input.done":
-                self = .responseCustomToolCallInputDone(try ResponsesServerEvent.ResponseCustomToolCallInputDone(from: decoder))
-            case "error":
-                self = .error(try ResponseWsError(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "response.audio.delta":
+            self = .responseAudioDelta(try ResponsesServerEvent.ResponseAudioDelta(from: decoder))
+        case "response.audio.done":
+            self = .responseAudioDone(try ResponsesServerEvent.ResponseAudioDone(from: decoder))
+        case "response.audio.transcript.delta":
+            self = .responseAudioTranscriptDelta(try ResponsesServerEvent.ResponseAudioTranscriptDelta(from: decoder))
+        case "response.audio.transcript.done":
+            self = .responseAudioTranscriptDone(try ResponsesServerEvent.ResponseAudioTranscriptDone(from: decoder))
+        case "response.code_interpreter_call_code.delta":
+            self = .responseCodeInterpreterCallCodeDelta(try ResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta(from: decoder))
+        case "response.code_interpreter_call_code.done":
+            self = .responseCodeInterpreterCallCodeDone(try ResponsesServerEvent.ResponseCodeInterpreterCallCodeDone(from: decoder))
+        case "response.code_interpreter_call.completed":
+            self = .responseCodeInterpreterCallCompleted(try ResponsesServerEvent.ResponseCodeInterpreterCallCompleted(from: decoder))
+        case "response.code_interpreter_call.in_progress":
+            self = .responseCodeInterpreterCallInProgress(try ResponsesServerEvent.ResponseCodeInterpreterCallInProgress(from: decoder))
+        case "response.code_interpreter_call.interpreting":
+            self = .responseCodeInterpreterCallInterpreting(try ResponsesServerEvent.ResponseCodeInterpreterCallInterpreting(from: decoder))
+        case "response.completed":
+            self = .responseCompleted(try ResponsesServerEvent.ResponseCompleted(from: decoder))
+        case "response.content_part.added":
+            self = .responseContentPartAdded(try ResponsesServerEvent.ResponseContentPartAdded(from: decoder))
+        case "response.content_part.done":
+            self = .responseContentPartDone(try ResponsesServerEvent.ResponseContentPartDone(from: decoder))
+        case "response.created":
+            self = .responseCreated(try ResponsesServerEvent.ResponseCreated(from: decoder))
+        case "response.file_search_call.completed":
+            self = .responseFileSearchCallCompleted(try ResponsesServerEvent.ResponseFileSearchCallCompleted(from: decoder))
+        case "response.file_search_call.in_progress":
+            self = .responseFileSearchCallInProgress(try ResponsesServerEvent.ResponseFileSearchCallInProgress(from: decoder))
+        case "response.file_search_call.searching":
+            self = .responseFileSearchCallSearching(try ResponsesServerEvent.ResponseFileSearchCallSearching(from: decoder))
+        case "response.function_call_arguments.delta":
+            self = .responseFunctionCallArgumentsDelta(try ResponsesServerEvent.ResponseFunctionCallArgumentsDelta(from: decoder))
+        case "response.function_call_arguments.done":
+            self = .responseFunctionCallArgumentsDone(try ResponsesServerEvent.ResponseFunctionCallArgumentsDone(from: decoder))
+        case "response.shell_call_command.added":
+            self = .responseShellCallCommandAdded(try ResponsesServerEvent.ResponseShellCallCommandAdded(from: decoder))
+        case "response.shell_call_command.delta":
+            self = .responseShellCallCommandDelta(try ResponsesServerEvent.ResponseShellCallCommandDelta(from: decoder))
+        case "response.shell_call_command.done":
+            self = .responseShellCallCommandDone(try ResponsesServerEvent.ResponseShellCallCommandDone(from: decoder))
+        case "response.shell_call_output_content.delta":
+            self = .responseShellCallOutputContentDelta(try ResponsesServerEvent.ResponseShellCallOutputContentDelta(from: decoder))
+        case "response.shell_call_output_content.done":
+            self = .responseShellCallOutputContentDone(try ResponsesServerEvent.ResponseShellCallOutputContentDone(from: decoder))
+        case "response.in_progress":
+            self = .responseInProgress(try ResponsesServerEvent.ResponseInProgress(from: decoder))
+        case "response.failed":
+            self = .responseFailed(try ResponsesServerEvent.ResponseFailed(from: decoder))
+        case "response.incomplete":
+            self = .responseIncomplete(try ResponsesServerEvent.ResponseIncomplete(from: decoder))
+        case "response.output_item.added":
+            self = .responseOutputItemAdded(try ResponsesServerEvent.ResponseOutputItemAdded(from: decoder))
+        case "response.output_item.done":
+            self = .responseOutputItemDone(try ResponsesServerEvent.ResponseOutputItemDone(from: decoder))
+        case "response.reasoning_summary_part.added":
+            self = .responseReasoningSummaryPartAdded(try ResponsesServerEvent.ResponseReasoningSummaryPartAdded(from: decoder))
+        case "response.reasoning_summary_part.done":
+            self = .responseReasoningSummaryPartDone(try ResponsesServerEvent.ResponseReasoningSummaryPartDone(from: decoder))
+        case "response.reasoning_summary_text.delta":
+            self = .responseReasoningSummaryTextDelta(try ResponsesServerEvent.ResponseReasoningSummaryTextDelta(from: decoder))
+        case "response.reasoning_summary_text.done":
+            self = .responseReasoningSummaryTextDone(try ResponsesServerEvent.ResponseReasoningSummaryTextDone(from: decoder))
+        case "response.reasoning_text.delta":
+            self = .responseReasoningTextDelta(try ResponsesServerEvent.ResponseReasoningTextDelta(from: decoder))
+        case "response.reasoning_text.done":
+            self = .responseReasoningTextDone(try ResponsesServerEvent.ResponseReasoningTextDone(from: decoder))
+        case "response.refusal.delta":
+            self = .responseRefusalDelta(try ResponsesServerEvent.ResponseRefusalDelta(from: decoder))
+        case "response.refusal.done":
+            self = .responseRefusalDone(try ResponsesServerEvent.ResponseRefusalDone(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try ResponsesServerEvent.ResponseOutputTextDelta(from: decoder))
+        case "response.output_text.done":
+            self = .responseOutputTextDone(try ResponsesServerEvent.ResponseOutputTextDone(from: decoder))
+        case "response.web_search_call.completed":
+            self = .responseWebSearchCallCompleted(try ResponsesServerEvent.ResponseWebSearchCallCompleted(from: decoder))
+        case "response.web_search_call.in_progress":
+            self = .responseWebSearchCallInProgress(try ResponsesServerEvent.ResponseWebSearchCallInProgress(from: decoder))
+        case "response.web_search_call.searching":
+            self = .responseWebSearchCallSearching(try ResponsesServerEvent.ResponseWebSearchCallSearching(from: decoder))
+        case "response.image_generation_call.completed":
+            self = .responseImageGenerationCallCompleted(try ResponsesServerEvent.ResponseImageGenerationCallCompleted(from: decoder))
+        case "response.image_generation_call.generating":
+            self = .responseImageGenerationCallGenerating(try ResponsesServerEvent.ResponseImageGenerationCallGenerating(from: decoder))
+        case "response.image_generation_call.in_progress":
+            self = .responseImageGenerationCallInProgress(try ResponsesServerEvent.ResponseImageGenerationCallInProgress(from: decoder))
+        case "response.image_generation_call.partial_image":
+            self = .responseImageGenerationCallPartialImage(try ResponsesServerEvent.ResponseImageGenerationCallPartialImage(from: decoder))
+        case "response.mcp_call_arguments.delta":
+            self = .responseMCPCallArgumentsDelta(try ResponsesServerEvent.ResponseMCPCallArgumentsDelta(from: decoder))
+        case "response.mcp_call_arguments.done":
+            self = .responseMCPCallArgumentsDone(try ResponsesServerEvent.ResponseMCPCallArgumentsDone(from: decoder))
+        case "response.mcp_call.completed":
+            self = .responseMCPCallCompleted(try ResponsesServerEvent.ResponseMCPCallCompleted(from: decoder))
+        case "response.mcp_call.failed":
+            self = .responseMCPCallFailed(try ResponsesServerEvent.ResponseMCPCallFailed(from: decoder))
+        case "response.mcp_call.in_progress":
+            self = .responseMCPCallInProgress(try ResponsesServerEvent.ResponseMCPCallInProgress(from: decoder))
+        case "response.mcp_list_tools.completed":
+            self = .responseMCPListToolsCompleted(try ResponsesServerEvent.ResponseMCPListToolsCompleted(from: decoder))
+        case "response.mcp_list_tools.failed":
+            self = .responseMCPListToolsFailed(try ResponsesServerEvent.ResponseMCPListToolsFailed(from: decoder))
+        case "response.mcp_list_tools.in_progress":
+            self = .responseMCPListToolsInProgress(try ResponsesServerEvent.ResponseMCPListToolsInProgress(from: decoder))
+        case "response.output_text.annotation.added":
+            self = .responseOutputTextAnnotationAdded(try ResponsesServerEvent.ResponseOutputTextAnnotationAdded(from: decoder))
+        case "response.queued":
+            self = .responseQueued(try ResponsesServerEvent.ResponseQueued(from: decoder))
+        case "response.custom_tool_call_input.delta":
+            self = .responseCustomToolCallInputDelta(try ResponsesServerEvent.ResponseCustomToolCallInputDelta(from: decoder))
+        case "response.custom_tool_call_input.done":
+            self = .responseCustomToolCallInputDone(try ResponsesServerEvent.ResponseCustomToolCallInputDone(from: decoder))
+        case "error":
+            self = .error(try ResponseWsError(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -259,65 +259,65 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .responseAudioDelta(let value): try value.encode(to: encoder)
-            case .responseAudioDone(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
-            case .responseCompleted(let value): try value.encode(to: encoder)
-            case .responseContentPartAdded(let value): try value.encode(to: encoder)
-            case .responseContentPartDone(let value): try value.encode(to: encoder)
-            case .responseCreated(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
-            case .responseInProgress(let value): try value.encode(to: encoder)
-            case .responseFailed(let value): try value.encode(to: encoder)
-            case .responseIncomplete(let value): try value.encode(to: encoder)
-            case .responseOutputItemAdded(let value): try value.encode(to: encoder)
-            case .responseOutputItemDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDone(let value): try value.encode(to: encoder)
-            case .responseRefusalDelta(let value): try value.encode(to: encoder)
-            case .responseRefusalDone(let value): try value.encode(to: encoder)
-            case .responseOutputTextDelta(let value): try value.encode(to: encoder)
-            case .responseOutputTextDone(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPCallFailed(let value): try value.encode(to: encoder)
-            case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
-            case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
-            case .responseQueued(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
-            case .error(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .responseAudioDelta(let value): try value.encode(to: encoder)
+        case .responseAudioDone(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseContentPartAdded(let value): try value.encode(to: encoder)
+        case .responseContentPartDone(let value): try value.encode(to: encoder)
+        case .responseCreated(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
+        case .responseInProgress(let value): try value.encode(to: encoder)
+        case .responseFailed(let value): try value.encode(to: encoder)
+        case .responseIncomplete(let value): try value.encode(to: encoder)
+        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+        case .responseOutputItemDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDone(let value): try value.encode(to: encoder)
+        case .responseRefusalDelta(let value): try value.encode(to: encoder)
+        case .responseRefusalDone(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .responseOutputTextDone(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
+        case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
+        case .responseQueued(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 
@@ -1476,7 +1476,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// The ID of the item.
         public var itemID: Swift.String
         /// The name of the function that was called.
-        public var name: Swift.String
+        public var name: Swift.String?
         /// The index of the output item.
         public var outputIndex: Swift.Int
         /// The sequence number of this event.
@@ -1492,17 +1492,17 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         ///
         /// - Parameters:
         ///   - itemID: The ID of the item.
-        ///   - name: The name of the function that was called.
         ///   - outputIndex: The index of the output item.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - arguments: The function-call arguments.
+        ///   - name: The name of the function that was called.
         ///   - streamID: The WebSocket lane that emitted this event. This field is present
         public init(
             itemID: Swift.String,
-            name: Swift.String,
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
             arguments: Swift.String,
+            name: Swift.String? = nil,
             streamID: Swift.String? = nil
         ) {
             self.itemID = itemID
@@ -1531,7 +1531,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
             self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
+            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
             self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
             self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
             self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
@@ -1545,7 +1545,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode("response.function_call_arguments.done", forKey: .type)
             try container.encode(self.itemID, forKey: .itemID)
-            try container.encode(self.name, forKey: .name)
+            try container.encodeIfPresent(self.name, forKey: .name)
             try container.encode(self.outputIndex, forKey: .outputIndex)
             try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
             try container.encode(self.arguments, forKey: .arguments)

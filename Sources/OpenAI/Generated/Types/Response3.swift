@@ -131,122 +131,122 @@ public enum ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "response.audio.delta":
-                self = .responseAudioDelta(try ResponseAudioDeltaEvent(from: decoder))
-            case "response.audio.done":
-                self = .responseAudioDone(try ResponseAudioDoneEvent(from: decoder))
-            case "response.audio.transcript.delta":
-                self = .responseAudioTranscriptDelta(try ResponseAudioTranscriptDeltaEvent(from: decoder))
-            case "response.audio.transcript.done":
-                self = .responseAudioTranscriptDone(try ResponseAudioTranscriptDoneEvent(from: decoder))
-            case "response.code_interpreter_call_code.delta":
-                self = .responseCodeInterpreterCallCodeDelta(try ResponseCodeInterpreterCallCodeDeltaEvent(from: decoder))
-            case "response.code_interpreter_call_code.done":
-                self = .responseCodeInterpreterCallCodeDone(try ResponseCodeInterpreterCallCodeDoneEvent(from: decoder))
-            case "response.code_interpreter_call.completed":
-                self = .responseCodeInterpreterCallCompleted(try ResponseCodeInterpreterCallCompletedEvent(from: decoder))
-            case "response.code_interpreter_call.in_progress":
-                self = .responseCodeInterpreterCallInProgress(try ResponseCodeInterpreterCallInProgressEvent(from: decoder))
-            case "response.code_interpreter_call.interpreting":
-                self = .responseCodeInterpreterCallInterpreting(try ResponseCodeInterpreterCallInterpretingEvent(from: decoder))
-            case "response.completed":
-                self = .responseCompleted(try ResponseCompletedEvent(from: decoder))
-            case "response.content_part.added":
-                self = .responseContentPartAdded(try ResponseContentPartAddedEvent(from: decoder))
-            case "response.content_part.done":
-                self = .responseContentPartDone(try ResponseContentPartDoneEvent(from: decoder))
-            case "response.created":
-                self = .responseCreated(try ResponseCreatedEvent(from: decoder))
-            case "response.file_search_call.completed":
-                self = .responseFileSearchCallCompleted(try ResponseFileSearchCallCompletedEvent(from: decoder))
-            case "response.file_search_call.in_progress":
-                self = .responseFileSearchCallInProgress(try ResponseFileSearchCallInProgressEvent(from: decoder))
-            case "response.file_search_call.searching":
-                self = .responseFileSearchCallSearching(try ResponseFileSearchCallSearchingEvent(from: decoder))
-            case "response.function_call_arguments.delta":
-                self = .responseFunctionCallArgumentsDelta(try ResponseFunctionCallArgumentsDeltaEvent(from: decoder))
-            case "response.function_call_arguments.done":
-                self = .responseFunctionCallArgumentsDone(try ResponseFunctionCallArgumentsDoneEvent(from: decoder))
-            case "response.shell_call_command.added":
-                self = .responseShellCallCommandAdded(try ResponseShellCallCommandAddedStreamingEvent(from: decoder))
-            case "response.shell_call_command.delta":
-                self = .responseShellCallCommandDelta(try ResponseShellCallCommandDeltaStreamingEvent(from: decoder))
-            case "response.shell_call_command.done":
-                self = .responseShellCallCommandDone(try ResponseShellCallCommandDoneStreamingEvent(from: decoder))
-            case "response.shell_call_output_content.delta":
-                self = .responseShellCallOutputContentDelta(try ResponseShellCallOutputContentDeltaStreamingEvent(from: decoder))
-            case "response.shell_call_output_content.done":
-                self = .responseShellCallOutputContentDone(try ResponseShellCallOutputContentDoneStreamingEvent(from: decoder))
-            case "response.in_progress":
-                self = .responseInProgress(try ResponseInProgressEvent(from: decoder))
-            case "response.failed":
-                self = .responseFailed(try ResponseFailedEvent(from: decoder))
-            case "response.incomplete":
-                self = .responseIncomplete(try ResponseIncompleteEvent(from: decoder))
-            case "response.output_item.added":
-                self = .responseOutputItemAdded(try ResponseOutputItemAddedEvent(from: decoder))
-            case "response.output_item.done":
-                self = .responseOutputItemDone(try ResponseOutputItemDoneEvent(from: decoder))
-            case "response.reasoning_summary_part.added":
-                self = .responseReasoningSummaryPartAdded(try ResponseReasoningSummaryPartAddedEvent(from: decoder))
-            case "response.reasoning_summary_part.done":
-                self = .responseReasoningSummaryPartDone(try ResponseReasoningSummaryPartDoneEvent(from: decoder))
-            case "response.reasoning_summary_text.delta":
-                self = .responseReasoningSummaryTextDelta(try ResponseReasoningSummaryTextDeltaEvent(from: decoder))
-            case "response.reasoning_summary_text.done":
-                self = .responseReasoningSummaryTextDone(try ResponseReasoningSummaryTextDoneEvent(from: decoder))
-            case "response.reasoning_text.delta":
-                self = .responseReasoningTextDelta(try ResponseReasoningTextDeltaEvent(from: decoder))
-            case "response.reasoning_text.done":
-                self = .responseReasoningTextDone(try ResponseReasoningTextDoneEvent(from: decoder))
-            case "response.refusal.delta":
-                self = .responseRefusalDelta(try ResponseRefusalDeltaEvent(from: decoder))
-            case "response.refusal.done":
-                self = .responseRefusalDone(try ResponseRefusalDoneEvent(from: decoder))
-            case "response.output_text.delta":
-                self = .responseOutputTextDelta(try ResponseTextDeltaEvent(from: decoder))
-            case "response.output_text.done":
-                self = .responseOutputTextDone(try ResponseTextDoneEvent(from: decoder))
-            case "response.web_search_call.completed":
-                self = .responseWebSearchCallCompleted(try ResponseWebSearchCallCompletedEvent(from: decoder))
-            case "response.web_search_call.in_progress":
-                self = .responseWebSearchCallInProgress(try ResponseWebSearchCallInProgressEvent(from: decoder))
-            case "response.web_search_call.searching":
-                self = .responseWebSearchCallSearching(try ResponseWebSearchCallSearchingEvent(from: decoder))
-            case "response.image_generation_call.completed":
-                self = .responseImageGenerationCallCompleted(try ResponseImageGenCallCompletedEvent(from: decoder))
-            case "response.image_generation_call.generating":
-                self = .responseImageGenerationCallGenerating(try ResponseImageGenCallGeneratingEvent(from: decoder))
-            case "response.image_generation_call.in_progress":
-                self = .responseImageGenerationCallInProgress(try ResponseImageGenCallInProgressEvent(from: decoder))
-            case "response.image_generation_call.partial_image":
-                self = .responseImageGenerationCallPartialImage(try ResponseImageGenCallPartialImageEvent(from: decoder))
-            case "response.mcp_call_arguments.delta":
-                self = .responseMCPCallArgumentsDelta(try ResponseMCPCallArgumentsDeltaEvent(from: decoder))
-            case "response.mcp_call_arguments.done":
-                self = .responseMCPCallArgumentsDone(try ResponseMCPCallArgumentsDoneEvent(from: decoder))
-            case "response.mcp_call.completed":
-                self = .responseMCPCallCompleted(try ResponseMCPCallCompletedEvent(from: decoder))
-            case "response.mcp_call.failed":
-                self = .responseMCPCallFailed(try ResponseMCPCallFailedEvent(from: decoder))
-            case "response.mcp_call.in_progress":
-                self = .responseMCPCallInProgress(try ResponseMCPCallInProgressEvent(from: decoder))
-            case "response.mcp_list_tools.completed":
-                self = .responseMCPListToolsCompleted(try ResponseMCPListToolsCompletedEvent(from: decoder))
-            case "response.mcp_list_tools.failed":
-                self = .responseMCPListToolsFailed(try ResponseMCPListToolsFailedEvent(from: decoder))
-            case "response.mcp_list_tools.in_progress":
-                self = .responseMCPListToolsInProgress(try ResponseMCPListToolsInProgressEvent(from: decoder))
-            case "response.output_text.annotation.added":
-                self = .responseOutputTextAnnotationAdded(try ResponseOutputTextAnnotationAddedEvent(from: decoder))
-            case "response.queued":
-                self = .responseQueued(try ResponseQueuedEvent(from: decoder))
-            case "response.custom_tool_call_input.delta":
-                self = .responseCustomToolCallInputDelta(try ResponseCustomToolCallInputDeltaEvent(from: decoder))
-            case "response.custom_tool_call_input.done":
-                self = .responseCustomToolCallInputDone(try ResponseCustomToolCallInputDoneEvent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "response.audio.delta":
+            self = .responseAudioDelta(try ResponseAudioDeltaEvent(from: decoder))
+        case "response.audio.done":
+            self = .responseAudioDone(try ResponseAudioDoneEvent(from: decoder))
+        case "response.audio.transcript.delta":
+            self = .responseAudioTranscriptDelta(try ResponseAudioTranscriptDeltaEvent(from: decoder))
+        case "response.audio.transcript.done":
+            self = .responseAudioTranscriptDone(try ResponseAudioTranscriptDoneEvent(from: decoder))
+        case "response.code_interpreter_call_code.delta":
+            self = .responseCodeInterpreterCallCodeDelta(try ResponseCodeInterpreterCallCodeDeltaEvent(from: decoder))
+        case "response.code_interpreter_call_code.done":
+            self = .responseCodeInterpreterCallCodeDone(try ResponseCodeInterpreterCallCodeDoneEvent(from: decoder))
+        case "response.code_interpreter_call.completed":
+            self = .responseCodeInterpreterCallCompleted(try ResponseCodeInterpreterCallCompletedEvent(from: decoder))
+        case "response.code_interpreter_call.in_progress":
+            self = .responseCodeInterpreterCallInProgress(try ResponseCodeInterpreterCallInProgressEvent(from: decoder))
+        case "response.code_interpreter_call.interpreting":
+            self = .responseCodeInterpreterCallInterpreting(try ResponseCodeInterpreterCallInterpretingEvent(from: decoder))
+        case "response.completed":
+            self = .responseCompleted(try ResponseCompletedEvent(from: decoder))
+        case "response.content_part.added":
+            self = .responseContentPartAdded(try ResponseContentPartAddedEvent(from: decoder))
+        case "response.content_part.done":
+            self = .responseContentPartDone(try ResponseContentPartDoneEvent(from: decoder))
+        case "response.created":
+            self = .responseCreated(try ResponseCreatedEvent(from: decoder))
+        case "response.file_search_call.completed":
+            self = .responseFileSearchCallCompleted(try ResponseFileSearchCallCompletedEvent(from: decoder))
+        case "response.file_search_call.in_progress":
+            self = .responseFileSearchCallInProgress(try ResponseFileSearchCallInProgressEvent(from: decoder))
+        case "response.file_search_call.searching":
+            self = .responseFileSearchCallSearching(try ResponseFileSearchCallSearchingEvent(from: decoder))
+        case "response.function_call_arguments.delta":
+            self = .responseFunctionCallArgumentsDelta(try ResponseFunctionCallArgumentsDeltaEvent(from: decoder))
+        case "response.function_call_arguments.done":
+            self = .responseFunctionCallArgumentsDone(try ResponseFunctionCallArgumentsDoneEvent(from: decoder))
+        case "response.shell_call_command.added":
+            self = .responseShellCallCommandAdded(try ResponseShellCallCommandAddedStreamingEvent(from: decoder))
+        case "response.shell_call_command.delta":
+            self = .responseShellCallCommandDelta(try ResponseShellCallCommandDeltaStreamingEvent(from: decoder))
+        case "response.shell_call_command.done":
+            self = .responseShellCallCommandDone(try ResponseShellCallCommandDoneStreamingEvent(from: decoder))
+        case "response.shell_call_output_content.delta":
+            self = .responseShellCallOutputContentDelta(try ResponseShellCallOutputContentDeltaStreamingEvent(from: decoder))
+        case "response.shell_call_output_content.done":
+            self = .responseShellCallOutputContentDone(try ResponseShellCallOutputContentDoneStreamingEvent(from: decoder))
+        case "response.in_progress":
+            self = .responseInProgress(try ResponseInProgressEvent(from: decoder))
+        case "response.failed":
+            self = .responseFailed(try ResponseFailedEvent(from: decoder))
+        case "response.incomplete":
+            self = .responseIncomplete(try ResponseIncompleteEvent(from: decoder))
+        case "response.output_item.added":
+            self = .responseOutputItemAdded(try ResponseOutputItemAddedEvent(from: decoder))
+        case "response.output_item.done":
+            self = .responseOutputItemDone(try ResponseOutputItemDoneEvent(from: decoder))
+        case "response.reasoning_summary_part.added":
+            self = .responseReasoningSummaryPartAdded(try ResponseReasoningSummaryPartAddedEvent(from: decoder))
+        case "response.reasoning_summary_part.done":
+            self = .responseReasoningSummaryPartDone(try ResponseReasoningSummaryPartDoneEvent(from: decoder))
+        case "response.reasoning_summary_text.delta":
+            self = .responseReasoningSummaryTextDelta(try ResponseReasoningSummaryTextDeltaEvent(from: decoder))
+        case "response.reasoning_summary_text.done":
+            self = .responseReasoningSummaryTextDone(try ResponseReasoningSummaryTextDoneEvent(from: decoder))
+        case "response.reasoning_text.delta":
+            self = .responseReasoningTextDelta(try ResponseReasoningTextDeltaEvent(from: decoder))
+        case "response.reasoning_text.done":
+            self = .responseReasoningTextDone(try ResponseReasoningTextDoneEvent(from: decoder))
+        case "response.refusal.delta":
+            self = .responseRefusalDelta(try ResponseRefusalDeltaEvent(from: decoder))
+        case "response.refusal.done":
+            self = .responseRefusalDone(try ResponseRefusalDoneEvent(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try ResponseTextDeltaEvent(from: decoder))
+        case "response.output_text.done":
+            self = .responseOutputTextDone(try ResponseTextDoneEvent(from: decoder))
+        case "response.web_search_call.completed":
+            self = .responseWebSearchCallCompleted(try ResponseWebSearchCallCompletedEvent(from: decoder))
+        case "response.web_search_call.in_progress":
+            self = .responseWebSearchCallInProgress(try ResponseWebSearchCallInProgressEvent(from: decoder))
+        case "response.web_search_call.searching":
+            self = .responseWebSearchCallSearching(try ResponseWebSearchCallSearchingEvent(from: decoder))
+        case "response.image_generation_call.completed":
+            self = .responseImageGenerationCallCompleted(try ResponseImageGenCallCompletedEvent(from: decoder))
+        case "response.image_generation_call.generating":
+            self = .responseImageGenerationCallGenerating(try ResponseImageGenCallGeneratingEvent(from: decoder))
+        case "response.image_generation_call.in_progress":
+            self = .responseImageGenerationCallInProgress(try ResponseImageGenCallInProgressEvent(from: decoder))
+        case "response.image_generation_call.partial_image":
+            self = .responseImageGenerationCallPartialImage(try ResponseImageGenCallPartialImageEvent(from: decoder))
+        case "response.mcp_call_arguments.delta":
+            self = .responseMCPCallArgumentsDelta(try ResponseMCPCallArgumentsDeltaEvent(from: decoder))
+        case "response.mcp_call_arguments.done":
+            self = .responseMCPCallArgumentsDone(try ResponseMCPCallArgumentsDoneEvent(from: decoder))
+        case "response.mcp_call.completed":
+            self = .responseMCPCallCompleted(try ResponseMCPCallCompletedEvent(from: decoder))
+        case "response.mcp_call.failed":
+            self = .responseMCPCallFailed(try ResponseMCPCallFailedEvent(from: decoder))
+        case "response.mcp_call.in_progress":
+            self = .responseMCPCallInProgress(try ResponseMCPCallInProgressEvent(from: decoder))
+        case "response.mcp_list_tools.completed":
+            self = .responseMCPListToolsCompleted(try ResponseMCPListToolsCompletedEvent(from: decoder))
+        case "response.mcp_list_tools.failed":
+            self = .responseMCPListToolsFailed(try ResponseMCPListToolsFailedEvent(from: decoder))
+        case "response.mcp_list_tools.in_progress":
+            self = .responseMCPListToolsInProgress(try ResponseMCPListToolsInProgressEvent(from: decoder))
+        case "response.output_text.annotation.added":
+            self = .responseOutputTextAnnotationAdded(try ResponseOutputTextAnnotationAddedEvent(from: decoder))
+        case "response.queued":
+            self = .responseQueued(try ResponseQueuedEvent(from: decoder))
+        case "response.custom_tool_call_input.delta":
+            self = .responseCustomToolCallInputDelta(try ResponseCustomToolCallInputDeltaEvent(from: decoder))
+        case "response.custom_tool_call_input.done":
+            self = .responseCustomToolCallInputDone(try ResponseCustomToolCallInputDoneEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -255,64 +255,64 @@ public enum ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .responseAudioDelta(let value): try value.encode(to: encoder)
-            case .responseAudioDone(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
-            case .responseCompleted(let value): try value.encode(to: encoder)
-            case .responseContentPartAdded(let value): try value.encode(to: encoder)
-            case .responseContentPartDone(let value): try value.encode(to: encoder)
-            case .responseCreated(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
-            case .responseInProgress(let value): try value.encode(to: encoder)
-            case .responseFailed(let value): try value.encode(to: encoder)
-            case .responseIncomplete(let value): try value.encode(to: encoder)
-            case .responseOutputItemAdded(let value): try value.encode(to: encoder)
-            case .responseOutputItemDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDone(let value): try value.encode(to: encoder)
-            case .responseRefusalDelta(let value): try value.encode(to: encoder)
-            case .responseRefusalDone(let value): try value.encode(to: encoder)
-            case .responseOutputTextDelta(let value): try value.encode(to: encoder)
-            case .responseOutputTextDone(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPCallFailed(let value): try value.encode(to: encoder)
-            case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
-            case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
-            case .responseQueued(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .responseAudioDelta(let value): try value.encode(to: encoder)
+        case .responseAudioDone(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseContentPartAdded(let value): try value.encode(to: encoder)
+        case .responseContentPartDone(let value): try value.encode(to: encoder)
+        case .responseCreated(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
+        case .responseInProgress(let value): try value.encode(to: encoder)
+        case .responseFailed(let value): try value.encode(to: encoder)
+        case .responseIncomplete(let value): try value.encode(to: encoder)
+        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+        case .responseOutputItemDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDone(let value): try value.encode(to: encoder)
+        case .responseRefusalDelta(let value): try value.encode(to: encoder)
+        case .responseRefusalDone(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .responseOutputTextDone(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
+        case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
+        case .responseQueued(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -505,9 +505,9 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .outputContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -768,9 +768,9 @@ public enum InputParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral 
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .inputItemList(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .inputItemList(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -846,70 +846,70 @@ public enum ItemResource: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "file_search_call":
-                self = .fileSearchCall(try FileSearchToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try ComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try WebSearchToolCall(from: decoder))
-            case "function_call":
-                self = .functionCall(try FunctionToolCallResource(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try FunctionToolCallOutputResource(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try ToolSearchCall(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try AdditionalTools(from: decoder))
-            case "reasoning":
-                self = .reasoning(try ReasoningItem(from: decoder))
-            case "program":
-                self = .program(try Program(from: decoder))
-            case "program_output":
-                self = .programOutput(try ProgramOutput(from: decoder))
-            case "compaction":
-                self = .compaction(try CompactionBody(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try LocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try FunctionShellCall(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try MCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try MCPToolCall(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try CustomToolCallResource(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try CustomToolCallOutputResource(from: decoder))
-            default:
-                if let value = try? InputMessageResource(from: decoder) {
-                    self = .inputMessageResource(value)
-                    return
-                }
-                if let value = try? OutputMessage(from: decoder) {
-                    self = .outputMessage(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
+        case "file_search_call":
+            self = .fileSearchCall(try FileSearchToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try ComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try WebSearchToolCall(from: decoder))
+        case "function_call":
+            self = .functionCall(try FunctionToolCallResource(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try FunctionToolCallOutputResource(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try ToolSearchCall(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try AdditionalTools(from: decoder))
+        case "reasoning":
+            self = .reasoning(try ReasoningItem(from: decoder))
+        case "program":
+            self = .program(try Program(from: decoder))
+        case "program_output":
+            self = .programOutput(try ProgramOutput(from: decoder))
+        case "compaction":
+            self = .compaction(try CompactionBody(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try LocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try FunctionShellCall(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try MCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try MCPToolCall(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try CustomToolCallResource(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try CustomToolCallOutputResource(from: decoder))
+        default:
+            if let value = try? InputMessageResource(from: decoder) {
+                self = .inputMessageResource(value)
+                return
+            }
+            if let value = try? OutputMessage(from: decoder) {
+                self = .outputMessage(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -918,36 +918,36 @@ public enum ItemResource: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputMessageResource(let value): try value.encode(to: encoder)
-            case .outputMessage(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputMessageResource(let value): try value.encode(to: encoder)
+        case .outputMessage(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .programOutput(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -972,14 +972,14 @@ public enum OutputContent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "output_text":
-                self = .outputText(try OutputTextContent(from: decoder))
-            case "refusal":
-                self = .refusal(try RefusalContent(from: decoder))
-            case "reasoning_text":
-                self = .reasoningText(try ReasoningTextContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "output_text":
+            self = .outputText(try OutputTextContent(from: decoder))
+        case "refusal":
+            self = .refusal(try RefusalContent(from: decoder))
+        case "reasoning_text":
+            self = .reasoningText(try ReasoningTextContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -988,10 +988,10 @@ public enum OutputContent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .outputText(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .reasoningText(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .outputText(let value): try value.encode(to: encoder)
+        case .refusal(let value): try value.encode(to: encoder)
+        case .reasoningText(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1066,64 +1066,64 @@ public enum OutputItem: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "message":
-                self = .message(try OutputMessage(from: decoder))
-            case "file_search_call":
-                self = .fileSearchCall(try FileSearchToolCall(from: decoder))
-            case "function_call":
-                self = .functionCall(try FunctionToolCall(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try FunctionToolCallOutputResource(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try WebSearchToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try ComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
-            case "reasoning":
-                self = .reasoning(try ReasoningItem(from: decoder))
-            case "program":
-                self = .program(try Program(from: decoder))
-            case "program_output":
-                self = .programOutput(try ProgramOutput(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try ToolSearchCall(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try AdditionalTools(from: decoder))
-            case "compaction":
-                self = .compaction(try CompactionBody(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try LocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try FunctionShellCall(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try MCPToolCall(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try MCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try CustomToolCall(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try CustomToolCallOutputResource(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "message":
+            self = .message(try OutputMessage(from: decoder))
+        case "file_search_call":
+            self = .fileSearchCall(try FileSearchToolCall(from: decoder))
+        case "function_call":
+            self = .functionCall(try FunctionToolCall(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try FunctionToolCallOutputResource(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try WebSearchToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try ComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try ComputerToolCallOutputResource(from: decoder))
+        case "reasoning":
+            self = .reasoning(try ReasoningItem(from: decoder))
+        case "program":
+            self = .program(try Program(from: decoder))
+        case "program_output":
+            self = .programOutput(try ProgramOutput(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try ToolSearchCall(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try ToolSearchOutput(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try AdditionalTools(from: decoder))
+        case "compaction":
+            self = .compaction(try CompactionBody(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try LocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try FunctionShellCall(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try FunctionShellCallOutput(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try ApplyPatchToolCall(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try ApplyPatchToolCallOutput(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try MCPToolCall(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try MCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try MCPApprovalResponseResource(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try CustomToolCall(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try CustomToolCallOutputResource(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1132,35 +1132,35 @@ public enum OutputItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .message(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .message(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .programOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1695,9 +1695,9 @@ public struct Response: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .inputItemList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .inputItemList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3052,7 +3052,7 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
     /// The ID of the item.
     public var itemID: Swift.String
     /// The name of the function that was called.
-    public var name: Swift.String
+    public var name: Swift.String?
     /// The index of the output item.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
@@ -3064,16 +3064,16 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
     ///
     /// - Parameters:
     ///   - itemID: The ID of the item.
-    ///   - name: The name of the function that was called.
     ///   - outputIndex: The index of the output item.
     ///   - sequenceNumber: The sequence number of this event.
     ///   - arguments: The function-call arguments.
+    ///   - name: The name of the function that was called.
     public init(
         itemID: Swift.String,
-        name: Swift.String,
         outputIndex: Swift.Int,
         sequenceNumber: Swift.Int,
-        arguments: Swift.String
+        arguments: Swift.String,
+        name: Swift.String? = nil
     ) {
         self.itemID = itemID
         self.name = name
@@ -3099,7 +3099,7 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
         self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
         self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
         self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
         self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
@@ -3112,7 +3112,7 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("response.function_call_arguments.done", forKey: .type)
         try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.name, forKey: .name)
+        try container.encodeIfPresent(self.name, forKey: .name)
         try container.encode(self.outputIndex, forKey: .outputIndex)
         try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
         try container.encode(self.arguments, forKey: .arguments)

@@ -1351,124 +1351,124 @@ public enum ResponseStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "response.audio.delta":
-                self = .responseAudioDelta(try ResponseAudioDeltaEvent(from: decoder))
-            case "response.audio.done":
-                self = .responseAudioDone(try ResponseAudioDoneEvent(from: decoder))
-            case "response.audio.transcript.delta":
-                self = .responseAudioTranscriptDelta(try ResponseAudioTranscriptDeltaEvent(from: decoder))
-            case "response.audio.transcript.done":
-                self = .responseAudioTranscriptDone(try ResponseAudioTranscriptDoneEvent(from: decoder))
-            case "response.code_interpreter_call_code.delta":
-                self = .responseCodeInterpreterCallCodeDelta(try ResponseCodeInterpreterCallCodeDeltaEvent(from: decoder))
-            case "response.code_interpreter_call_code.done":
-                self = .responseCodeInterpreterCallCodeDone(try ResponseCodeInterpreterCallCodeDoneEvent(from: decoder))
-            case "response.code_interpreter_call.completed":
-                self = .responseCodeInterpreterCallCompleted(try ResponseCodeInterpreterCallCompletedEvent(from: decoder))
-            case "response.code_interpreter_call.in_progress":
-                self = .responseCodeInterpreterCallInProgress(try ResponseCodeInterpreterCallInProgressEvent(from: decoder))
-            case "response.code_interpreter_call.interpreting":
-                self = .responseCodeInterpreterCallInterpreting(try ResponseCodeInterpreterCallInterpretingEvent(from: decoder))
-            case "response.completed":
-                self = .responseCompleted(try ResponseCompletedEvent(from: decoder))
-            case "response.content_part.added":
-                self = .responseContentPartAdded(try ResponseContentPartAddedEvent(from: decoder))
-            case "response.content_part.done":
-                self = .responseContentPartDone(try ResponseContentPartDoneEvent(from: decoder))
-            case "response.created":
-                self = .responseCreated(try ResponseCreatedEvent(from: decoder))
-            case "error":
-                self = .error(try ResponseErrorEvent(from: decoder))
-            case "response.file_search_call.completed":
-                self = .responseFileSearchCallCompleted(try ResponseFileSearchCallCompletedEvent(from: decoder))
-            case "response.file_search_call.in_progress":
-                self = .responseFileSearchCallInProgress(try ResponseFileSearchCallInProgressEvent(from: decoder))
-            case "response.file_search_call.searching":
-                self = .responseFileSearchCallSearching(try ResponseFileSearchCallSearchingEvent(from: decoder))
-            case "response.function_call_arguments.delta":
-                self = .responseFunctionCallArgumentsDelta(try ResponseFunctionCallArgumentsDeltaEvent(from: decoder))
-            case "response.function_call_arguments.done":
-                self = .responseFunctionCallArgumentsDone(try ResponseFunctionCallArgumentsDoneEvent(from: decoder))
-            case "response.shell_call_command.added":
-                self = .responseShellCallCommandAdded(try ResponseShellCallCommandAddedStreamingEvent(from: decoder))
-            case "response.shell_call_command.delta":
-                self = .responseShellCallCommandDelta(try ResponseShellCallCommandDeltaStreamingEvent(from: decoder))
-            case "response.shell_call_command.done":
-                self = .responseShellCallCommandDone(try ResponseShellCallCommandDoneStreamingEvent(from: decoder))
-            case "response.shell_call_output_content.delta":
-                self = .responseShellCallOutputContentDelta(try ResponseShellCallOutputContentDeltaStreamingEvent(from: decoder))
-            case "response.shell_call_output_content.done":
-                self = .responseShellCallOutputContentDone(try ResponseShellCallOutputContentDoneStreamingEvent(from: decoder))
-            case "response.in_progress":
-                self = .responseInProgress(try ResponseInProgressEvent(from: decoder))
-            case "response.failed":
-                self = .responseFailed(try ResponseFailedEvent(from: decoder))
-            case "response.incomplete":
-                self = .responseIncomplete(try ResponseIncompleteEvent(from: decoder))
-            case "response.output_item.added":
-                self = .responseOutputItemAdded(try ResponseOutputItemAddedEvent(from: decoder))
-            case "response.output_item.done":
-                self = .responseOutputItemDone(try ResponseOutputItemDoneEvent(from: decoder))
-            case "response.reasoning_summary_part.added":
-                self = .responseReasoningSummaryPartAdded(try ResponseReasoningSummaryPartAddedEvent(from: decoder))
-            case "response.reasoning_summary_part.done":
-                self = .responseReasoningSummaryPartDone(try ResponseReasoningSummaryPartDoneEvent(from: decoder))
-            case "response.reasoning_summary_text.delta":
-                self = .responseReasoningSummaryTextDelta(try ResponseReasoningSummaryTextDeltaEvent(from: decoder))
-            case "response.reasoning_summary_text.done":
-                self = .responseReasoningSummaryTextDone(try ResponseReasoningSummaryTextDoneEvent(from: decoder))
-            case "response.reasoning_text.delta":
-                self = .responseReasoningTextDelta(try ResponseReasoningTextDeltaEvent(from: decoder))
-            case "response.reasoning_text.done":
-                self = .responseReasoningTextDone(try ResponseReasoningTextDoneEvent(from: decoder))
-            case "response.refusal.delta":
-                self = .responseRefusalDelta(try ResponseRefusalDeltaEvent(from: decoder))
-            case "response.refusal.done":
-                self = .responseRefusalDone(try ResponseRefusalDoneEvent(from: decoder))
-            case "response.output_text.delta":
-                self = .responseOutputTextDelta(try ResponseTextDeltaEvent(from: decoder))
-            case "response.output_text.done":
-                self = .responseOutputTextDone(try ResponseTextDoneEvent(from: decoder))
-            case "response.web_search_call.completed":
-                self = .responseWebSearchCallCompleted(try ResponseWebSearchCallCompletedEvent(from: decoder))
-            case "response.web_search_call.in_progress":
-                self = .responseWebSearchCallInProgress(try ResponseWebSearchCallInProgressEvent(from: decoder))
-            case "response.web_search_call.searching":
-                self = .responseWebSearchCallSearching(try ResponseWebSearchCallSearchingEvent(from: decoder))
-            case "response.image_generation_call.completed":
-                self = .responseImageGenerationCallCompleted(try ResponseImageGenCallCompletedEvent(from: decoder))
-            case "response.image_generation_call.generating":
-                self = .responseImageGenerationCallGenerating(try ResponseImageGenCallGeneratingEvent(from: decoder))
-            case "response.image_generation_call.in_progress":
-                self = .responseImageGenerationCallInProgress(try ResponseImageGenCallInProgressEvent(from: decoder))
-            case "response.image_generation_call.partial_image":
-                self = .responseImageGenerationCallPartialImage(try ResponseImageGenCallPartialImageEvent(from: decoder))
-            case "response.mcp_call_arguments.delta":
-                self = .responseMCPCallArgumentsDelta(try ResponseMCPCallArgumentsDeltaEvent(from: decoder))
-            case "response.mcp_call_arguments.done":
-                self = .responseMCPCallArgumentsDone(try ResponseMCPCallArgumentsDoneEvent(from: decoder))
-            case "response.mcp_call.completed":
-                self = .responseMCPCallCompleted(try ResponseMCPCallCompletedEvent(from: decoder))
-            case "response.mcp_call.failed":
-                self = .responseMCPCallFailed(try ResponseMCPCallFailedEvent(from: decoder))
-            case "response.mcp_call.in_progress":
-                self = .responseMCPCallInProgress(try ResponseMCPCallInProgressEvent(from: decoder))
-            case "response.mcp_list_tools.completed":
-                self = .responseMCPListToolsCompleted(try ResponseMCPListToolsCompletedEvent(from: decoder))
-            case "response.mcp_list_tools.failed":
-                self = .responseMCPListToolsFailed(try ResponseMCPListToolsFailedEvent(from: decoder))
-            case "response.mcp_list_tools.in_progress":
-                self = .responseMCPListToolsInProgress(try ResponseMCPListToolsInProgressEvent(from: decoder))
-            case "response.output_text.annotation.added":
-                self = .responseOutputTextAnnotationAdded(try ResponseOutputTextAnnotationAddedEvent(from: decoder))
-            case "response.queued":
-                self = .responseQueued(try ResponseQueuedEvent(from: decoder))
-            case "response.custom_tool_call_input.delta":
-                self = .responseCustomToolCallInputDelta(try ResponseCustomToolCallInputDeltaEvent(from: decoder))
-            case "response.custom_tool_call_input.done":
-                self = .responseCustomToolCallInputDone(try ResponseCustomToolCallInputDoneEvent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "response.audio.delta":
+            self = .responseAudioDelta(try ResponseAudioDeltaEvent(from: decoder))
+        case "response.audio.done":
+            self = .responseAudioDone(try ResponseAudioDoneEvent(from: decoder))
+        case "response.audio.transcript.delta":
+            self = .responseAudioTranscriptDelta(try ResponseAudioTranscriptDeltaEvent(from: decoder))
+        case "response.audio.transcript.done":
+            self = .responseAudioTranscriptDone(try ResponseAudioTranscriptDoneEvent(from: decoder))
+        case "response.code_interpreter_call_code.delta":
+            self = .responseCodeInterpreterCallCodeDelta(try ResponseCodeInterpreterCallCodeDeltaEvent(from: decoder))
+        case "response.code_interpreter_call_code.done":
+            self = .responseCodeInterpreterCallCodeDone(try ResponseCodeInterpreterCallCodeDoneEvent(from: decoder))
+        case "response.code_interpreter_call.completed":
+            self = .responseCodeInterpreterCallCompleted(try ResponseCodeInterpreterCallCompletedEvent(from: decoder))
+        case "response.code_interpreter_call.in_progress":
+            self = .responseCodeInterpreterCallInProgress(try ResponseCodeInterpreterCallInProgressEvent(from: decoder))
+        case "response.code_interpreter_call.interpreting":
+            self = .responseCodeInterpreterCallInterpreting(try ResponseCodeInterpreterCallInterpretingEvent(from: decoder))
+        case "response.completed":
+            self = .responseCompleted(try ResponseCompletedEvent(from: decoder))
+        case "response.content_part.added":
+            self = .responseContentPartAdded(try ResponseContentPartAddedEvent(from: decoder))
+        case "response.content_part.done":
+            self = .responseContentPartDone(try ResponseContentPartDoneEvent(from: decoder))
+        case "response.created":
+            self = .responseCreated(try ResponseCreatedEvent(from: decoder))
+        case "error":
+            self = .error(try ResponseErrorEvent(from: decoder))
+        case "response.file_search_call.completed":
+            self = .responseFileSearchCallCompleted(try ResponseFileSearchCallCompletedEvent(from: decoder))
+        case "response.file_search_call.in_progress":
+            self = .responseFileSearchCallInProgress(try ResponseFileSearchCallInProgressEvent(from: decoder))
+        case "response.file_search_call.searching":
+            self = .responseFileSearchCallSearching(try ResponseFileSearchCallSearchingEvent(from: decoder))
+        case "response.function_call_arguments.delta":
+            self = .responseFunctionCallArgumentsDelta(try ResponseFunctionCallArgumentsDeltaEvent(from: decoder))
+        case "response.function_call_arguments.done":
+            self = .responseFunctionCallArgumentsDone(try ResponseFunctionCallArgumentsDoneEvent(from: decoder))
+        case "response.shell_call_command.added":
+            self = .responseShellCallCommandAdded(try ResponseShellCallCommandAddedStreamingEvent(from: decoder))
+        case "response.shell_call_command.delta":
+            self = .responseShellCallCommandDelta(try ResponseShellCallCommandDeltaStreamingEvent(from: decoder))
+        case "response.shell_call_command.done":
+            self = .responseShellCallCommandDone(try ResponseShellCallCommandDoneStreamingEvent(from: decoder))
+        case "response.shell_call_output_content.delta":
+            self = .responseShellCallOutputContentDelta(try ResponseShellCallOutputContentDeltaStreamingEvent(from: decoder))
+        case "response.shell_call_output_content.done":
+            self = .responseShellCallOutputContentDone(try ResponseShellCallOutputContentDoneStreamingEvent(from: decoder))
+        case "response.in_progress":
+            self = .responseInProgress(try ResponseInProgressEvent(from: decoder))
+        case "response.failed":
+            self = .responseFailed(try ResponseFailedEvent(from: decoder))
+        case "response.incomplete":
+            self = .responseIncomplete(try ResponseIncompleteEvent(from: decoder))
+        case "response.output_item.added":
+            self = .responseOutputItemAdded(try ResponseOutputItemAddedEvent(from: decoder))
+        case "response.output_item.done":
+            self = .responseOutputItemDone(try ResponseOutputItemDoneEvent(from: decoder))
+        case "response.reasoning_summary_part.added":
+            self = .responseReasoningSummaryPartAdded(try ResponseReasoningSummaryPartAddedEvent(from: decoder))
+        case "response.reasoning_summary_part.done":
+            self = .responseReasoningSummaryPartDone(try ResponseReasoningSummaryPartDoneEvent(from: decoder))
+        case "response.reasoning_summary_text.delta":
+            self = .responseReasoningSummaryTextDelta(try ResponseReasoningSummaryTextDeltaEvent(from: decoder))
+        case "response.reasoning_summary_text.done":
+            self = .responseReasoningSummaryTextDone(try ResponseReasoningSummaryTextDoneEvent(from: decoder))
+        case "response.reasoning_text.delta":
+            self = .responseReasoningTextDelta(try ResponseReasoningTextDeltaEvent(from: decoder))
+        case "response.reasoning_text.done":
+            self = .responseReasoningTextDone(try ResponseReasoningTextDoneEvent(from: decoder))
+        case "response.refusal.delta":
+            self = .responseRefusalDelta(try ResponseRefusalDeltaEvent(from: decoder))
+        case "response.refusal.done":
+            self = .responseRefusalDone(try ResponseRefusalDoneEvent(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try ResponseTextDeltaEvent(from: decoder))
+        case "response.output_text.done":
+            self = .responseOutputTextDone(try ResponseTextDoneEvent(from: decoder))
+        case "response.web_search_call.completed":
+            self = .responseWebSearchCallCompleted(try ResponseWebSearchCallCompletedEvent(from: decoder))
+        case "response.web_search_call.in_progress":
+            self = .responseWebSearchCallInProgress(try ResponseWebSearchCallInProgressEvent(from: decoder))
+        case "response.web_search_call.searching":
+            self = .responseWebSearchCallSearching(try ResponseWebSearchCallSearchingEvent(from: decoder))
+        case "response.image_generation_call.completed":
+            self = .responseImageGenerationCallCompleted(try ResponseImageGenCallCompletedEvent(from: decoder))
+        case "response.image_generation_call.generating":
+            self = .responseImageGenerationCallGenerating(try ResponseImageGenCallGeneratingEvent(from: decoder))
+        case "response.image_generation_call.in_progress":
+            self = .responseImageGenerationCallInProgress(try ResponseImageGenCallInProgressEvent(from: decoder))
+        case "response.image_generation_call.partial_image":
+            self = .responseImageGenerationCallPartialImage(try ResponseImageGenCallPartialImageEvent(from: decoder))
+        case "response.mcp_call_arguments.delta":
+            self = .responseMCPCallArgumentsDelta(try ResponseMCPCallArgumentsDeltaEvent(from: decoder))
+        case "response.mcp_call_arguments.done":
+            self = .responseMCPCallArgumentsDone(try ResponseMCPCallArgumentsDoneEvent(from: decoder))
+        case "response.mcp_call.completed":
+            self = .responseMCPCallCompleted(try ResponseMCPCallCompletedEvent(from: decoder))
+        case "response.mcp_call.failed":
+            self = .responseMCPCallFailed(try ResponseMCPCallFailedEvent(from: decoder))
+        case "response.mcp_call.in_progress":
+            self = .responseMCPCallInProgress(try ResponseMCPCallInProgressEvent(from: decoder))
+        case "response.mcp_list_tools.completed":
+            self = .responseMCPListToolsCompleted(try ResponseMCPListToolsCompletedEvent(from: decoder))
+        case "response.mcp_list_tools.failed":
+            self = .responseMCPListToolsFailed(try ResponseMCPListToolsFailedEvent(from: decoder))
+        case "response.mcp_list_tools.in_progress":
+            self = .responseMCPListToolsInProgress(try ResponseMCPListToolsInProgressEvent(from: decoder))
+        case "response.output_text.annotation.added":
+            self = .responseOutputTextAnnotationAdded(try ResponseOutputTextAnnotationAddedEvent(from: decoder))
+        case "response.queued":
+            self = .responseQueued(try ResponseQueuedEvent(from: decoder))
+        case "response.custom_tool_call_input.delta":
+            self = .responseCustomToolCallInputDelta(try ResponseCustomToolCallInputDeltaEvent(from: decoder))
+        case "response.custom_tool_call_input.done":
+            self = .responseCustomToolCallInputDone(try ResponseCustomToolCallInputDoneEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1477,65 +1477,65 @@ public enum ResponseStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .responseAudioDelta(let value): try value.encode(to: encoder)
-            case .responseAudioDone(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
-            case .responseCompleted(let value): try value.encode(to: encoder)
-            case .responseContentPartAdded(let value): try value.encode(to: encoder)
-            case .responseContentPartDone(let value): try value.encode(to: encoder)
-            case .responseCreated(let value): try value.encode(to: encoder)
-            case .error(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
-            case .responseInProgress(let value): try value.encode(to: encoder)
-            case .responseFailed(let value): try value.encode(to: encoder)
-            case .responseIncomplete(let value): try value.encode(to: encoder)
-            case .responseOutputItemAdded(let value): try value.encode(to: encoder)
-            case .responseOutputItemDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDone(let value): try value.encode(to: encoder)
-            case .responseRefusalDelta(let value): try value.encode(to: encoder)
-            case .responseRefusalDone(let value): try value.encode(to: encoder)
-            case .responseOutputTextDelta(let value): try value.encode(to: encoder)
-            case .responseOutputTextDone(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPCallFailed(let value): try value.encode(to: encoder)
-            case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
-            case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
-            case .responseQueued(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .responseAudioDelta(let value): try value.encode(to: encoder)
+        case .responseAudioDone(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseContentPartAdded(let value): try value.encode(to: encoder)
+        case .responseContentPartDone(let value): try value.encode(to: encoder)
+        case .responseCreated(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
+        case .responseInProgress(let value): try value.encode(to: encoder)
+        case .responseFailed(let value): try value.encode(to: encoder)
+        case .responseIncomplete(let value): try value.encode(to: encoder)
+        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+        case .responseOutputItemDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDone(let value): try value.encode(to: encoder)
+        case .responseRefusalDelta(let value): try value.encode(to: encoder)
+        case .responseRefusalDone(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .responseOutputTextDone(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
+        case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
+        case .responseQueued(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2184,12 +2184,12 @@ public struct Moderation: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "moderation_result":
-                    self = .moderationResult(try ModerationResultBody(from: decoder))
-                case "error":
-                    self = .error(try ModerationErrorBody(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "moderation_result":
+                self = .moderationResult(try ModerationResultBody(from: decoder))
+            case "error":
+                self = .error(try ModerationErrorBody(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2198,9 +2198,9 @@ public struct Moderation: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .moderationResult(let value): try value.encode(to: encoder)
-                case .error(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .moderationResult(let value): try value.encode(to: encoder)
+            case .error(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2223,12 +2223,12 @@ public struct Moderation: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "moderation_result":
-                    self = .moderationResult(try ModerationResultBody(from: decoder))
-                case "error":
-                    self = .error(try ModerationErrorBody(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "moderation_result":
+                self = .moderationResult(try ModerationResultBody(from: decoder))
+            case "error":
+                self = .error(try ModerationErrorBody(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2237,9 +2237,9 @@ public struct Moderation: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .moderationResult(let value): try value.encode(to: encoder)
-                case .error(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .moderationResult(let value): try value.encode(to: encoder)
+            case .error(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2896,76 +2896,76 @@ public enum BetaItemResource: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "file_search_call":
-                self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try BetaComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try BetaComputerToolCallOutputResource(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
-            case "function_call":
-                self = .functionCall(try BetaFunctionToolCallResource(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try BetaFunctionToolCallOutputResource(from: decoder))
-            case "agent_message":
-                self = .agentMessage(try BetaAgentMessage(from: decoder))
-            case "multi_agent_call":
-                self = .multiAgentCall(try BetaMultiAgentCall(from: decoder))
-            case "multi_agent_call_output":
-                self = .multiAgentCallOutput(try BetaMultiAgentCallOutput(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try BetaToolSearchCall(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try BetaToolSearchOutput(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try BetaAdditionalTools(from: decoder))
-            case "reasoning":
-                self = .reasoning(try BetaReasoningItem(from: decoder))
-            case "program":
-                self = .program(try BetaProgram(from: decoder))
-            case "program_output":
-                self = .programOutput(try BetaProgramOutput(from: decoder))
-            case "compaction":
-                self = .compaction(try BetaCompactionBody(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try BetaFunctionShellCall(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try BetaFunctionShellCallOutput(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try BetaApplyPatchToolCall(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutput(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try BetaMCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try BetaMCPApprovalResponseResource(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try BetaMCPToolCall(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try BetaCustomToolCallResource(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try BetaCustomToolCallOutputResource(from: decoder))
-            default:
-                if let value = try? BetaInputMessageResource(from: decoder) {
-                    self = .inputMessageResource(value)
-                    return
-                }
-                if let value = try? BetaOutputMessage(from: decoder) {
-                    self = .outputMessage(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
+        case "file_search_call":
+            self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try BetaComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try BetaComputerToolCallOutputResource(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
+        case "function_call":
+            self = .functionCall(try BetaFunctionToolCallResource(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try BetaFunctionToolCallOutputResource(from: decoder))
+        case "agent_message":
+            self = .agentMessage(try BetaAgentMessage(from: decoder))
+        case "multi_agent_call":
+            self = .multiAgentCall(try BetaMultiAgentCall(from: decoder))
+        case "multi_agent_call_output":
+            self = .multiAgentCallOutput(try BetaMultiAgentCallOutput(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try BetaToolSearchCall(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try BetaToolSearchOutput(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try BetaAdditionalTools(from: decoder))
+        case "reasoning":
+            self = .reasoning(try BetaReasoningItem(from: decoder))
+        case "program":
+            self = .program(try BetaProgram(from: decoder))
+        case "program_output":
+            self = .programOutput(try BetaProgramOutput(from: decoder))
+        case "compaction":
+            self = .compaction(try BetaCompactionBody(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try BetaFunctionShellCall(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try BetaFunctionShellCallOutput(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try BetaApplyPatchToolCall(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutput(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try BetaMCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try BetaMCPApprovalResponseResource(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try BetaMCPToolCall(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try BetaCustomToolCallResource(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try BetaCustomToolCallOutputResource(from: decoder))
+        default:
+            if let value = try? BetaInputMessageResource(from: decoder) {
+                self = .inputMessageResource(value)
+                return
+            }
+            if let value = try? BetaOutputMessage(from: decoder) {
+                self = .outputMessage(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2974,39 +2974,39 @@ public enum BetaItemResource: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputMessageResource(let value): try value.encode(to: encoder)
-            case .outputMessage(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .agentMessage(let value): try value.encode(to: encoder)
-            case .multiAgentCall(let value): try value.encode(to: encoder)
-            case .multiAgentCallOutput(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputMessageResource(let value): try value.encode(to: encoder)
+        case .outputMessage(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .agentMessage(let value): try value.encode(to: encoder)
+        case .multiAgentCall(let value): try value.encode(to: encoder)
+        case .multiAgentCallOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .programOutput(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3139,9 +3139,9 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .outputContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3398,9 +3398,9 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .outputContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -533,9 +533,9 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .inputItemList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .inputItemList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -642,12 +642,12 @@ public struct BetaModeration: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "moderation_result":
-                    self = .moderationResult(try BetaModerationResultBody(from: decoder))
-                case "error":
-                    self = .error(try BetaModerationErrorBody(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "moderation_result":
+                self = .moderationResult(try BetaModerationResultBody(from: decoder))
+            case "error":
+                self = .error(try BetaModerationErrorBody(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -656,9 +656,9 @@ public struct BetaModeration: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .moderationResult(let value): try value.encode(to: encoder)
-                case .error(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .moderationResult(let value): try value.encode(to: encoder)
+            case .error(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -681,12 +681,12 @@ public struct BetaModeration: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "moderation_result":
-                    self = .moderationResult(try BetaModerationResultBody(from: decoder))
-                case "error":
-                    self = .error(try BetaModerationErrorBody(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "moderation_result":
+                self = .moderationResult(try BetaModerationResultBody(from: decoder))
+            case "error":
+                self = .error(try BetaModerationErrorBody(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -695,9 +695,9 @@ public struct BetaModeration: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .moderationResult(let value): try value.encode(to: encoder)
-                case .error(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .moderationResult(let value): try value.encode(to: encoder)
+            case .error(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -962,70 +962,70 @@ public enum BetaOutputItem: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "message":
-                self = .message(try BetaOutputMessage(from: decoder))
-            case "file_search_call":
-                self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
-            case "function_call":
-                self = .functionCall(try BetaFunctionToolCall(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try BetaFunctionToolCallOutputResource(from: decoder))
-            case "agent_message":
-                self = .agentMessage(try BetaAgentMessage(from: decoder))
-            case "multi_agent_call":
-                self = .multiAgentCall(try BetaMultiAgentCall(from: decoder))
-            case "multi_agent_call_output":
-                self = .multiAgentCallOutput(try BetaMultiAgentCallOutput(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try BetaComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try BetaComputerToolCallOutputResource(from: decoder))
-            case "reasoning":
-                self = .reasoning(try BetaReasoningItem(from: decoder))
-            case "program":
-                self = .program(try BetaProgram(from: decoder))
-            case "program_output":
-                self = .programOutput(try BetaProgramOutput(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try BetaToolSearchCall(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try BetaToolSearchOutput(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try BetaAdditionalTools(from: decoder))
-            case "compaction":
-                self = .compaction(try BetaCompactionBody(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try BetaFunctionShellCall(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try BetaFunctionShellCallOutput(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try BetaApplyPatchToolCall(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutput(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try BetaMCPToolCall(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try BetaMCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try BetaMCPApprovalResponseResource(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try BetaCustomToolCall(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try BetaCustomToolCallOutputResource(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "message":
+            self = .message(try BetaOutputMessage(from: decoder))
+        case "file_search_call":
+            self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
+        case "function_call":
+            self = .functionCall(try BetaFunctionToolCall(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try BetaFunctionToolCallOutputResource(from: decoder))
+        case "agent_message":
+            self = .agentMessage(try BetaAgentMessage(from: decoder))
+        case "multi_agent_call":
+            self = .multiAgentCall(try BetaMultiAgentCall(from: decoder))
+        case "multi_agent_call_output":
+            self = .multiAgentCallOutput(try BetaMultiAgentCallOutput(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try BetaComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try BetaComputerToolCallOutputResource(from: decoder))
+        case "reasoning":
+            self = .reasoning(try BetaReasoningItem(from: decoder))
+        case "program":
+            self = .program(try BetaProgram(from: decoder))
+        case "program_output":
+            self = .programOutput(try BetaProgramOutput(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try BetaToolSearchCall(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try BetaToolSearchOutput(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try BetaAdditionalTools(from: decoder))
+        case "compaction":
+            self = .compaction(try BetaCompactionBody(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try BetaFunctionShellCall(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try BetaFunctionShellCallOutput(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try BetaApplyPatchToolCall(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutput(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try BetaMCPToolCall(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try BetaMCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try BetaMCPApprovalResponseResource(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try BetaCustomToolCall(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try BetaCustomToolCallOutputResource(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1034,38 +1034,38 @@ public enum BetaOutputItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .message(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .agentMessage(let value): try value.encode(to: encoder)
-            case .multiAgentCall(let value): try value.encode(to: encoder)
-            case .multiAgentCallOutput(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .message(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .agentMessage(let value): try value.encode(to: encoder)
+        case .multiAgentCall(let value): try value.encode(to: encoder)
+        case .multiAgentCallOutput(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .programOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1458,11 +1458,11 @@ public enum BetaResponsePromptVariablesValue: Codable, Hashable, Sendable, Expre
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .betaInputTextContent(let value): try value.encode(to: encoder)
-            case .betaInputImageContent(let value): try value.encode(to: encoder)
-            case .betaInputFileContent(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .betaInputTextContent(let value): try value.encode(to: encoder)
+        case .betaInputImageContent(let value): try value.encode(to: encoder)
+        case .betaInputFileContent(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

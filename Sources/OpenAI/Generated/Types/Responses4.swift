@@ -821,14 +821,14 @@ public enum BetaOutputContent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "output_text":
-                self = .outputText(try BetaOutputTextContent(from: decoder))
-            case "refusal":
-                self = .refusal(try BetaRefusalContent(from: decoder))
-            case "reasoning_text":
-                self = .reasoningText(try BetaReasoningTextContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "output_text":
+            self = .outputText(try BetaOutputTextContent(from: decoder))
+        case "refusal":
+            self = .refusal(try BetaRefusalContent(from: decoder))
+        case "reasoning_text":
+            self = .reasoningText(try BetaReasoningTextContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -837,10 +837,10 @@ public enum BetaOutputContent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .outputText(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .reasoningText(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .outputText(let value): try value.encode(to: encoder)
+        case .refusal(let value): try value.encode(to: encoder)
+        case .reasoningText(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1904,9 +1904,9 @@ public enum BetaInputParam: Codable, Hashable, Sendable, ExpressibleByStringLite
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .inputItemList(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .inputItemList(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2911,124 +2911,124 @@ public enum BetaResponseStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "response.audio.delta":
-                self = .responseAudioDelta(try BetaResponseAudioDeltaEvent(from: decoder))
-            case "response.audio.done":
-                self = .responseAudioDone(try BetaResponseAudioDoneEvent(from: decoder))
-            case "response.audio.transcript.delta":
-                self = .responseAudioTranscriptDelta(try BetaResponseAudioTranscriptDeltaEvent(from: decoder))
-            case "response.audio.transcript.done":
-                self = .responseAudioTranscriptDone(try BetaResponseAudioTranscriptDoneEvent(from: decoder))
-            case "response.code_interpreter_call_code.delta":
-                self = .responseCodeInterpreterCallCodeDelta(try BetaResponseCodeInterpreterCallCodeDeltaEvent(from: decoder))
-            case "response.code_interpreter_call_code.done":
-                self = .responseCodeInterpreterCallCodeDone(try BetaResponseCodeInterpreterCallCodeDoneEvent(from: decoder))
-            case "response.code_interpreter_call.completed":
-                self = .responseCodeInterpreterCallCompleted(try BetaResponseCodeInterpreterCallCompletedEvent(from: decoder))
-            case "response.code_interpreter_call.in_progress":
-                self = .responseCodeInterpreterCallInProgress(try BetaResponseCodeInterpreterCallInProgressEvent(from: decoder))
-            case "response.code_interpreter_call.interpreting":
-                self = .responseCodeInterpreterCallInterpreting(try BetaResponseCodeInterpreterCallInterpretingEvent(from: decoder))
-            case "response.completed":
-                self = .responseCompleted(try BetaResponseCompletedEvent(from: decoder))
-            case "response.content_part.added":
-                self = .responseContentPartAdded(try BetaResponseContentPartAddedEvent(from: decoder))
-            case "response.content_part.done":
-                self = .responseContentPartDone(try BetaResponseContentPartDoneEvent(from: decoder))
-            case "response.created":
-                self = .responseCreated(try BetaResponseCreatedEvent(from: decoder))
-            case "error":
-                self = .error(try BetaResponseErrorEvent(from: decoder))
-            case "response.file_search_call.completed":
-                self = .responseFileSearchCallCompleted(try BetaResponseFileSearchCallCompletedEvent(from: decoder))
-            case "response.file_search_call.in_progress":
-                self = .responseFileSearchCallInProgress(try BetaResponseFileSearchCallInProgressEvent(from: decoder))
-            case "response.file_search_call.searching":
-                self = .responseFileSearchCallSearching(try BetaResponseFileSearchCallSearchingEvent(from: decoder))
-            case "response.function_call_arguments.delta":
-                self = .responseFunctionCallArgumentsDelta(try BetaResponseFunctionCallArgumentsDeltaEvent(from: decoder))
-            case "response.function_call_arguments.done":
-                self = .responseFunctionCallArgumentsDone(try BetaResponseFunctionCallArgumentsDoneEvent(from: decoder))
-            case "response.shell_call_command.added":
-                self = .responseShellCallCommandAdded(try BetaResponseShellCallCommandAddedStreamingEvent(from: decoder))
-            case "response.shell_call_command.delta":
-                self = .responseShellCallCommandDelta(try BetaResponseShellCallCommandDeltaStreamingEvent(from: decoder))
-            case "response.shell_call_command.done":
-                self = .responseShellCallCommandDone(try BetaResponseShellCallCommandDoneStreamingEvent(from: decoder))
-            case "response.shell_call_output_content.delta":
-                self = .responseShellCallOutputContentDelta(try BetaResponseShellCallOutputContentDeltaStreamingEvent(from: decoder))
-            case "response.shell_call_output_content.done":
-                self = .responseShellCallOutputContentDone(try BetaResponseShellCallOutputContentDoneStreamingEvent(from: decoder))
-            case "response.in_progress":
-                self = .responseInProgress(try BetaResponseInProgressEvent(from: decoder))
-            case "response.failed":
-                self = .responseFailed(try BetaResponseFailedEvent(from: decoder))
-            case "response.incomplete":
-                self = .responseIncomplete(try BetaResponseIncompleteEvent(from: decoder))
-            case "response.output_item.added":
-                self = .responseOutputItemAdded(try BetaResponseOutputItemAddedEvent(from: decoder))
-            case "response.output_item.done":
-                self = .responseOutputItemDone(try BetaResponseOutputItemDoneEvent(from: decoder))
-            case "response.reasoning_summary_part.added":
-                self = .responseReasoningSummaryPartAdded(try BetaResponseReasoningSummaryPartAddedEvent(from: decoder))
-            case "response.reasoning_summary_part.done":
-                self = .responseReasoningSummaryPartDone(try BetaResponseReasoningSummaryPartDoneEvent(from: decoder))
-            case "response.reasoning_summary_text.delta":
-                self = .responseReasoningSummaryTextDelta(try BetaResponseReasoningSummaryTextDeltaEvent(from: decoder))
-            case "response.reasoning_summary_text.done":
-                self = .responseReasoningSummaryTextDone(try BetaResponseReasoningSummaryTextDoneEvent(from: decoder))
-            case "response.reasoning_text.delta":
-                self = .responseReasoningTextDelta(try BetaResponseReasoningTextDeltaEvent(from: decoder))
-            case "response.reasoning_text.done":
-                self = .responseReasoningTextDone(try BetaResponseReasoningTextDoneEvent(from: decoder))
-            case "response.refusal.delta":
-                self = .responseRefusalDelta(try BetaResponseRefusalDeltaEvent(from: decoder))
-            case "response.refusal.done":
-                self = .responseRefusalDone(try BetaResponseRefusalDoneEvent(from: decoder))
-            case "response.output_text.delta":
-                self = .responseOutputTextDelta(try BetaResponseTextDeltaEvent(from: decoder))
-            case "response.output_text.done":
-                self = .responseOutputTextDone(try BetaResponseTextDoneEvent(from: decoder))
-            case "response.web_search_call.completed":
-                self = .responseWebSearchCallCompleted(try BetaResponseWebSearchCallCompletedEvent(from: decoder))
-            case "response.web_search_call.in_progress":
-                self = .responseWebSearchCallInProgress(try BetaResponseWebSearchCallInProgressEvent(from: decoder))
-            case "response.web_search_call.searching":
-                self = .responseWebSearchCallSearching(try BetaResponseWebSearchCallSearchingEvent(from: decoder))
-            case "response.image_generation_call.completed":
-                self = .responseImageGenerationCallCompleted(try BetaResponseImageGenCallCompletedEvent(from: decoder))
-            case "response.image_generation_call.generating":
-                self = .responseImageGenerationCallGenerating(try BetaResponseImageGenCallGeneratingEvent(from: decoder))
-            case "response.image_generation_call.in_progress":
-                self = .responseImageGenerationCallInProgress(try BetaResponseImageGenCallInProgressEvent(from: decoder))
-            case "response.image_generation_call.partial_image":
-                self = .responseImageGenerationCallPartialImage(try BetaResponseImageGenCallPartialImageEvent(from: decoder))
-            case "response.mcp_call_arguments.delta":
-                self = .responseMCPCallArgumentsDelta(try BetaResponseMCPCallArgumentsDeltaEvent(from: decoder))
-            case "response.mcp_call_arguments.done":
-                self = .responseMCPCallArgumentsDone(try BetaResponseMCPCallArgumentsDoneEvent(from: decoder))
-            case "response.mcp_call.completed":
-                self = .responseMCPCallCompleted(try BetaResponseMCPCallCompletedEvent(from: decoder))
-            case "response.mcp_call.failed":
-                self = .responseMCPCallFailed(try BetaResponseMCPCallFailedEvent(from: decoder))
-            case "response.mcp_call.in_progress":
-                self = .responseMCPCallInProgress(try BetaResponseMCPCallInProgressEvent(from: decoder))
-            case "response.mcp_list_tools.completed":
-                self = .responseMCPListToolsCompleted(try BetaResponseMCPListToolsCompletedEvent(from: decoder))
-            case "response.mcp_list_tools.failed":
-                self = .responseMCPListToolsFailed(try BetaResponseMCPListToolsFailedEvent(from: decoder))
-            case "response.mcp_list_tools.in_progress":
-                self = .responseMCPListToolsInProgress(try BetaResponseMCPListToolsInProgressEvent(from: decoder))
-            case "response.output_text.annotation.added":
-                self = .responseOutputTextAnnotationAdded(try BetaResponseOutputTextAnnotationAddedEvent(from: decoder))
-            case "response.queued":
-                self = .responseQueued(try BetaResponseQueuedEvent(from: decoder))
-            case "response.custom_tool_call_input.delta":
-                self = .responseCustomToolCallInputDelta(try BetaResponseCustomToolCallInputDeltaEvent(from: decoder))
-            case "response.custom_tool_call_input.done":
-                self = .responseCustomToolCallInputDone(try BetaResponseCustomToolCallInputDoneEvent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "response.audio.delta":
+            self = .responseAudioDelta(try BetaResponseAudioDeltaEvent(from: decoder))
+        case "response.audio.done":
+            self = .responseAudioDone(try BetaResponseAudioDoneEvent(from: decoder))
+        case "response.audio.transcript.delta":
+            self = .responseAudioTranscriptDelta(try BetaResponseAudioTranscriptDeltaEvent(from: decoder))
+        case "response.audio.transcript.done":
+            self = .responseAudioTranscriptDone(try BetaResponseAudioTranscriptDoneEvent(from: decoder))
+        case "response.code_interpreter_call_code.delta":
+            self = .responseCodeInterpreterCallCodeDelta(try BetaResponseCodeInterpreterCallCodeDeltaEvent(from: decoder))
+        case "response.code_interpreter_call_code.done":
+            self = .responseCodeInterpreterCallCodeDone(try BetaResponseCodeInterpreterCallCodeDoneEvent(from: decoder))
+        case "response.code_interpreter_call.completed":
+            self = .responseCodeInterpreterCallCompleted(try BetaResponseCodeInterpreterCallCompletedEvent(from: decoder))
+        case "response.code_interpreter_call.in_progress":
+            self = .responseCodeInterpreterCallInProgress(try BetaResponseCodeInterpreterCallInProgressEvent(from: decoder))
+        case "response.code_interpreter_call.interpreting":
+            self = .responseCodeInterpreterCallInterpreting(try BetaResponseCodeInterpreterCallInterpretingEvent(from: decoder))
+        case "response.completed":
+            self = .responseCompleted(try BetaResponseCompletedEvent(from: decoder))
+        case "response.content_part.added":
+            self = .responseContentPartAdded(try BetaResponseContentPartAddedEvent(from: decoder))
+        case "response.content_part.done":
+            self = .responseContentPartDone(try BetaResponseContentPartDoneEvent(from: decoder))
+        case "response.created":
+            self = .responseCreated(try BetaResponseCreatedEvent(from: decoder))
+        case "error":
+            self = .error(try BetaResponseErrorEvent(from: decoder))
+        case "response.file_search_call.completed":
+            self = .responseFileSearchCallCompleted(try BetaResponseFileSearchCallCompletedEvent(from: decoder))
+        case "response.file_search_call.in_progress":
+            self = .responseFileSearchCallInProgress(try BetaResponseFileSearchCallInProgressEvent(from: decoder))
+        case "response.file_search_call.searching":
+            self = .responseFileSearchCallSearching(try BetaResponseFileSearchCallSearchingEvent(from: decoder))
+        case "response.function_call_arguments.delta":
+            self = .responseFunctionCallArgumentsDelta(try BetaResponseFunctionCallArgumentsDeltaEvent(from: decoder))
+        case "response.function_call_arguments.done":
+            self = .responseFunctionCallArgumentsDone(try BetaResponseFunctionCallArgumentsDoneEvent(from: decoder))
+        case "response.shell_call_command.added":
+            self = .responseShellCallCommandAdded(try BetaResponseShellCallCommandAddedStreamingEvent(from: decoder))
+        case "response.shell_call_command.delta":
+            self = .responseShellCallCommandDelta(try BetaResponseShellCallCommandDeltaStreamingEvent(from: decoder))
+        case "response.shell_call_command.done":
+            self = .responseShellCallCommandDone(try BetaResponseShellCallCommandDoneStreamingEvent(from: decoder))
+        case "response.shell_call_output_content.delta":
+            self = .responseShellCallOutputContentDelta(try BetaResponseShellCallOutputContentDeltaStreamingEvent(from: decoder))
+        case "response.shell_call_output_content.done":
+            self = .responseShellCallOutputContentDone(try BetaResponseShellCallOutputContentDoneStreamingEvent(from: decoder))
+        case "response.in_progress":
+            self = .responseInProgress(try BetaResponseInProgressEvent(from: decoder))
+        case "response.failed":
+            self = .responseFailed(try BetaResponseFailedEvent(from: decoder))
+        case "response.incomplete":
+            self = .responseIncomplete(try BetaResponseIncompleteEvent(from: decoder))
+        case "response.output_item.added":
+            self = .responseOutputItemAdded(try BetaResponseOutputItemAddedEvent(from: decoder))
+        case "response.output_item.done":
+            self = .responseOutputItemDone(try BetaResponseOutputItemDoneEvent(from: decoder))
+        case "response.reasoning_summary_part.added":
+            self = .responseReasoningSummaryPartAdded(try BetaResponseReasoningSummaryPartAddedEvent(from: decoder))
+        case "response.reasoning_summary_part.done":
+            self = .responseReasoningSummaryPartDone(try BetaResponseReasoningSummaryPartDoneEvent(from: decoder))
+        case "response.reasoning_summary_text.delta":
+            self = .responseReasoningSummaryTextDelta(try BetaResponseReasoningSummaryTextDeltaEvent(from: decoder))
+        case "response.reasoning_summary_text.done":
+            self = .responseReasoningSummaryTextDone(try BetaResponseReasoningSummaryTextDoneEvent(from: decoder))
+        case "response.reasoning_text.delta":
+            self = .responseReasoningTextDelta(try BetaResponseReasoningTextDeltaEvent(from: decoder))
+        case "response.reasoning_text.done":
+            self = .responseReasoningTextDone(try BetaResponseReasoningTextDoneEvent(from: decoder))
+        case "response.refusal.delta":
+            self = .responseRefusalDelta(try BetaResponseRefusalDeltaEvent(from: decoder))
+        case "response.refusal.done":
+            self = .responseRefusalDone(try BetaResponseRefusalDoneEvent(from: decoder))
+        case "response.output_text.delta":
+            self = .responseOutputTextDelta(try BetaResponseTextDeltaEvent(from: decoder))
+        case "response.output_text.done":
+            self = .responseOutputTextDone(try BetaResponseTextDoneEvent(from: decoder))
+        case "response.web_search_call.completed":
+            self = .responseWebSearchCallCompleted(try BetaResponseWebSearchCallCompletedEvent(from: decoder))
+        case "response.web_search_call.in_progress":
+            self = .responseWebSearchCallInProgress(try BetaResponseWebSearchCallInProgressEvent(from: decoder))
+        case "response.web_search_call.searching":
+            self = .responseWebSearchCallSearching(try BetaResponseWebSearchCallSearchingEvent(from: decoder))
+        case "response.image_generation_call.completed":
+            self = .responseImageGenerationCallCompleted(try BetaResponseImageGenCallCompletedEvent(from: decoder))
+        case "response.image_generation_call.generating":
+            self = .responseImageGenerationCallGenerating(try BetaResponseImageGenCallGeneratingEvent(from: decoder))
+        case "response.image_generation_call.in_progress":
+            self = .responseImageGenerationCallInProgress(try BetaResponseImageGenCallInProgressEvent(from: decoder))
+        case "response.image_generation_call.partial_image":
+            self = .responseImageGenerationCallPartialImage(try BetaResponseImageGenCallPartialImageEvent(from: decoder))
+        case "response.mcp_call_arguments.delta":
+            self = .responseMCPCallArgumentsDelta(try BetaResponseMCPCallArgumentsDeltaEvent(from: decoder))
+        case "response.mcp_call_arguments.done":
+            self = .responseMCPCallArgumentsDone(try BetaResponseMCPCallArgumentsDoneEvent(from: decoder))
+        case "response.mcp_call.completed":
+            self = .responseMCPCallCompleted(try BetaResponseMCPCallCompletedEvent(from: decoder))
+        case "response.mcp_call.failed":
+            self = .responseMCPCallFailed(try BetaResponseMCPCallFailedEvent(from: decoder))
+        case "response.mcp_call.in_progress":
+            self = .responseMCPCallInProgress(try BetaResponseMCPCallInProgressEvent(from: decoder))
+        case "response.mcp_list_tools.completed":
+            self = .responseMCPListToolsCompleted(try BetaResponseMCPListToolsCompletedEvent(from: decoder))
+        case "response.mcp_list_tools.failed":
+            self = .responseMCPListToolsFailed(try BetaResponseMCPListToolsFailedEvent(from: decoder))
+        case "response.mcp_list_tools.in_progress":
+            self = .responseMCPListToolsInProgress(try BetaResponseMCPListToolsInProgressEvent(from: decoder))
+        case "response.output_text.annotation.added":
+            self = .responseOutputTextAnnotationAdded(try BetaResponseOutputTextAnnotationAddedEvent(from: decoder))
+        case "response.queued":
+            self = .responseQueued(try BetaResponseQueuedEvent(from: decoder))
+        case "response.custom_tool_call_input.delta":
+            self = .responseCustomToolCallInputDelta(try BetaResponseCustomToolCallInputDeltaEvent(from: decoder))
+        case "response.custom_tool_call_input.done":
+            self = .responseCustomToolCallInputDone(try BetaResponseCustomToolCallInputDoneEvent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3037,65 +3037,65 @@ public enum BetaResponseStreamEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .responseAudioDelta(let value): try value.encode(to: encoder)
-            case .responseAudioDone(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
-            case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
-            case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
-            case .responseCompleted(let value): try value.encode(to: encoder)
-            case .responseContentPartAdded(let value): try value.encode(to: encoder)
-            case .responseContentPartDone(let value): try value.encode(to: encoder)
-            case .responseCreated(let value): try value.encode(to: encoder)
-            case .error(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
-            case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
-            case .responseInProgress(let value): try value.encode(to: encoder)
-            case .responseFailed(let value): try value.encode(to: encoder)
-            case .responseIncomplete(let value): try value.encode(to: encoder)
-            case .responseOutputItemAdded(let value): try value.encode(to: encoder)
-            case .responseOutputItemDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
-            case .responseReasoningTextDone(let value): try value.encode(to: encoder)
-            case .responseRefusalDelta(let value): try value.encode(to: encoder)
-            case .responseRefusalDone(let value): try value.encode(to: encoder)
-            case .responseOutputTextDelta(let value): try value.encode(to: encoder)
-            case .responseOutputTextDone(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
-            case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
-            case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
-            case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
-            case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPCallFailed(let value): try value.encode(to: encoder)
-            case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
-            case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
-            case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
-            case .responseQueued(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
-            case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .responseAudioDelta(let value): try value.encode(to: encoder)
+        case .responseAudioDone(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDelta(let value): try value.encode(to: encoder)
+        case .responseAudioTranscriptDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDelta(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCodeDone(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallCompleted(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInProgress(let value): try value.encode(to: encoder)
+        case .responseCodeInterpreterCallInterpreting(let value): try value.encode(to: encoder)
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseContentPartAdded(let value): try value.encode(to: encoder)
+        case .responseContentPartDone(let value): try value.encode(to: encoder)
+        case .responseCreated(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseFileSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseFunctionCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandAdded(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallCommandDone(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDelta(let value): try value.encode(to: encoder)
+        case .responseShellCallOutputContentDone(let value): try value.encode(to: encoder)
+        case .responseInProgress(let value): try value.encode(to: encoder)
+        case .responseFailed(let value): try value.encode(to: encoder)
+        case .responseIncomplete(let value): try value.encode(to: encoder)
+        case .responseOutputItemAdded(let value): try value.encode(to: encoder)
+        case .responseOutputItemDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartAdded(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryPartDone(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningSummaryTextDone(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDelta(let value): try value.encode(to: encoder)
+        case .responseReasoningTextDone(let value): try value.encode(to: encoder)
+        case .responseRefusalDelta(let value): try value.encode(to: encoder)
+        case .responseRefusalDone(let value): try value.encode(to: encoder)
+        case .responseOutputTextDelta(let value): try value.encode(to: encoder)
+        case .responseOutputTextDone(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallCompleted(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallInProgress(let value): try value.encode(to: encoder)
+        case .responseWebSearchCallSearching(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallCompleted(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallGenerating(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallInProgress(let value): try value.encode(to: encoder)
+        case .responseImageGenerationCallPartialImage(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDelta(let value): try value.encode(to: encoder)
+        case .responseMCPCallArgumentsDone(let value): try value.encode(to: encoder)
+        case .responseMCPCallCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPCallFailed(let value): try value.encode(to: encoder)
+        case .responseMCPCallInProgress(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsCompleted(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsFailed(let value): try value.encode(to: encoder)
+        case .responseMCPListToolsInProgress(let value): try value.encode(to: encoder)
+        case .responseOutputTextAnnotationAdded(let value): try value.encode(to: encoder)
+        case .responseQueued(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDelta(let value): try value.encode(to: encoder)
+        case .responseCustomToolCallInputDone(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

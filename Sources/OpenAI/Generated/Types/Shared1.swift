@@ -366,9 +366,9 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .autoCodeInterpreterToolParam(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .autoCodeInterpreterToolParam(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -493,12 +493,12 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "logs":
-                    self = .logs(try CodeInterpreterOutputLogs(from: decoder))
-                case "image":
-                    self = .image(try CodeInterpreterOutputImage(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "logs":
+                self = .logs(try CodeInterpreterOutputLogs(from: decoder))
+            case "image":
+                self = .image(try CodeInterpreterOutputImage(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -507,9 +507,9 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .logs(let value): try value.encode(to: encoder)
-                case .image(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .logs(let value): try value.encode(to: encoder)
+            case .image(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -666,11 +666,11 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .boolean(let value): try value.encode(to: encoder)
-                case .values(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .boolean(let value): try value.encode(to: encoder)
+            case .values(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -708,9 +708,9 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .string(let value): try value.encode(to: encoder)
-                    case .number(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .number(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -1018,12 +1018,12 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                    self = .comparisonFilter(try ComparisonFilter(from: decoder))
-                case "and", "or":
-                    self = .compoundFilter(try CompoundFilter(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
+                self = .comparisonFilter(try ComparisonFilter(from: decoder))
+            case "and", "or":
+                self = .compoundFilter(try CompoundFilter(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1032,9 +1032,9 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .comparisonFilter(let value): try value.encode(to: encoder)
-                case .compoundFilter(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .comparisonFilter(let value): try value.encode(to: encoder)
+            case .compoundFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1072,26 +1072,26 @@ public enum ComputerAction: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "click":
-                self = .click(try ClickParam(from: decoder))
-            case "double_click":
-                self = .doubleClick(try DoubleClickAction(from: decoder))
-            case "drag":
-                self = .drag(try DragParam(from: decoder))
-            case "keypress":
-                self = .keypress(try KeyPressAction(from: decoder))
-            case "move":
-                self = .move(try MoveParam(from: decoder))
-            case "screenshot":
-                self = .screenshot(try ScreenshotParam(from: decoder))
-            case "scroll":
-                self = .scroll(try ScrollParam(from: decoder))
-            case "type":
-                self = .type(try TypeParam(from: decoder))
-            case "wait":
-                self = .wait(try WaitParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "click":
+            self = .click(try ClickParam(from: decoder))
+        case "double_click":
+            self = .doubleClick(try DoubleClickAction(from: decoder))
+        case "drag":
+            self = .drag(try DragParam(from: decoder))
+        case "keypress":
+            self = .keypress(try KeyPressAction(from: decoder))
+        case "move":
+            self = .move(try MoveParam(from: decoder))
+        case "screenshot":
+            self = .screenshot(try ScreenshotParam(from: decoder))
+        case "scroll":
+            self = .scroll(try ScrollParam(from: decoder))
+        case "type":
+            self = .type(try TypeParam(from: decoder))
+        case "wait":
+            self = .wait(try WaitParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1100,16 +1100,16 @@ public enum ComputerAction: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .click(let value): try value.encode(to: encoder)
-            case .doubleClick(let value): try value.encode(to: encoder)
-            case .drag(let value): try value.encode(to: encoder)
-            case .keypress(let value): try value.encode(to: encoder)
-            case .move(let value): try value.encode(to: encoder)
-            case .screenshot(let value): try value.encode(to: encoder)
-            case .scroll(let value): try value.encode(to: encoder)
-            case .type(let value): try value.encode(to: encoder)
-            case .wait(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .click(let value): try value.encode(to: encoder)
+        case .doubleClick(let value): try value.encode(to: encoder)
+        case .drag(let value): try value.encode(to: encoder)
+        case .keypress(let value): try value.encode(to: encoder)
+        case .move(let value): try value.encode(to: encoder)
+        case .screenshot(let value): try value.encode(to: encoder)
+        case .scroll(let value): try value.encode(to: encoder)
+        case .type(let value): try value.encode(to: encoder)
+        case .wait(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1498,9 +1498,9 @@ public enum ConversationParam: Codable, Hashable, Sendable, ExpressibleByStringL
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .conversationParam2(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .conversationParam2(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1837,9 +1837,9 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .outputContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2018,9 +2018,9 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .inputMessageContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .inputMessageContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2242,9 +2242,9 @@ public enum EvalItemContent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .item(let value): try value.encode(to: encoder)
-            case .array(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .item(let value): try value.encode(to: encoder)
+        case .array(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2306,12 +2306,12 @@ public enum EvalItemContentItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .evalItemContentText(let value): try value.encode(to: encoder)
-            case .inputTextContent(let value): try value.encode(to: encoder)
-            case .evalItemContentOutputText(let value): try value.encode(to: encoder)
-            case .evalItemInputImage(let value): try value.encode(to: encoder)
-            case .inputAudio(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .evalItemContentText(let value): try value.encode(to: encoder)
+        case .inputTextContent(let value): try value.encode(to: encoder)
+        case .evalItemContentOutputText(let value): try value.encode(to: encoder)
+        case .evalItemInputImage(let value): try value.encode(to: encoder)
+        case .inputAudio(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2689,14 +2689,14 @@ public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try InputTextContent(from: decoder))
-            case "input_image":
-                self = .inputImage(try InputImageContent(from: decoder))
-            case "input_file":
-                self = .inputFile(try InputFileContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "input_text":
+            self = .inputText(try InputTextContent(from: decoder))
+        case "input_image":
+            self = .inputImage(try InputImageContent(from: decoder))
+        case "input_file":
+            self = .inputFile(try InputFileContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2705,10 +2705,10 @@ public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .inputFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputText(let value): try value.encode(to: encoder)
+        case .inputImage(let value): try value.encode(to: encoder)
+        case .inputFile(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3029,9 +3029,9 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .outputContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3196,9 +3196,9 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .outputContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -538,14 +538,14 @@ public enum InputContent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try InputTextContent(from: decoder))
-            case "input_image":
-                self = .inputImage(try InputImageContent(from: decoder))
-            case "input_file":
-                self = .inputFile(try InputFileContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "input_text":
+            self = .inputText(try InputTextContent(from: decoder))
+        case "input_image":
+            self = .inputImage(try InputImageContent(from: decoder))
+        case "input_file":
+            self = .inputFile(try InputFileContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -554,10 +554,10 @@ public enum InputContent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .inputFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputText(let value): try value.encode(to: encoder)
+        case .inputImage(let value): try value.encode(to: encoder)
+        case .inputFile(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -588,26 +588,26 @@ public enum InputItem: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "compaction_trigger":
-                self = .compactionTrigger(try CompactionTriggerItemParam(from: decoder))
-            case "item_reference":
-                self = .itemReference(try ItemReferenceParam(from: decoder))
-            case "program":
-                self = .program(try ProgramItemParam(from: decoder))
-            case "program_output":
-                self = .programOutput(try ProgramOutputItemParam(from: decoder))
-            default:
-                if let value = try? EasyInputMessage(from: decoder) {
-                    self = .easyInputMessage(value)
+        case "compaction_trigger":
+            self = .compactionTrigger(try CompactionTriggerItemParam(from: decoder))
+        case "item_reference":
+            self = .itemReference(try ItemReferenceParam(from: decoder))
+        case "program":
+            self = .program(try ProgramItemParam(from: decoder))
+        case "program_output":
+            self = .programOutput(try ProgramOutputItemParam(from: decoder))
+        default:
+            if let value = try? EasyInputMessage(from: decoder) {
+                self = .easyInputMessage(value)
+                return
+            }
+            if let value = try? Item(from: decoder) {
+                if case .unknown = value {} else {
+                    self = .item(value)
                     return
                 }
-                if let value = try? Item(from: decoder) {
-                    if case .unknown = value {} else {
-                        self = .item(value)
-                        return
-                    }
-                }
-                self = .unknown(try JSONValue(from: decoder))
+            }
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -616,13 +616,13 @@ public enum InputItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .easyInputMessage(let value): try value.encode(to: encoder)
-            case .item(let value): try value.encode(to: encoder)
-            case .compactionTrigger(let value): try value.encode(to: encoder)
-            case .itemReference(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .easyInputMessage(let value): try value.encode(to: encoder)
+        case .item(let value): try value.encode(to: encoder)
+        case .compactionTrigger(let value): try value.encode(to: encoder)
+        case .itemReference(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .programOutput(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -808,66 +808,66 @@ public enum Item: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "file_search_call":
-                self = .fileSearchCall(try FileSearchToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try ComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try ComputerCallOutputItemParam(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try WebSearchToolCall(from: decoder))
-            case "function_call":
-                self = .functionCall(try FunctionToolCall(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try FunctionCallOutputItemParam(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try ToolSearchCallItemParam(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try ToolSearchOutputItemParam(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try AdditionalToolsItemParam(from: decoder))
-            case "reasoning":
-                self = .reasoning(try ReasoningItem(from: decoder))
-            case "compaction":
-                self = .compaction(try CompactionSummaryItemParam(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try LocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try FunctionShellCallItemParam(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try FunctionShellCallOutputItemParam(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try ApplyPatchToolCallItemParam(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try ApplyPatchToolCallOutputItemParam(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try MCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try MCPApprovalResponse(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try MCPToolCall(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try CustomToolCallOutput(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try CustomToolCall(from: decoder))
-            default:
-                if let value = try? InputMessage(from: decoder) {
-                    self = .inputMessage(value)
-                    return
-                }
-                if let value = try? OutputMessage(from: decoder) {
-                    self = .outputMessage(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
+        case "file_search_call":
+            self = .fileSearchCall(try FileSearchToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try ComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try ComputerCallOutputItemParam(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try WebSearchToolCall(from: decoder))
+        case "function_call":
+            self = .functionCall(try FunctionToolCall(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try FunctionCallOutputItemParam(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try ToolSearchCallItemParam(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try ToolSearchOutputItemParam(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try AdditionalToolsItemParam(from: decoder))
+        case "reasoning":
+            self = .reasoning(try ReasoningItem(from: decoder))
+        case "compaction":
+            self = .compaction(try CompactionSummaryItemParam(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try ImageGenToolCall(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try CodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try LocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try LocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try FunctionShellCallItemParam(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try FunctionShellCallOutputItemParam(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try ApplyPatchToolCallItemParam(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try ApplyPatchToolCallOutputItemParam(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try MCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try MCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try MCPApprovalResponse(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try MCPToolCall(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try CustomToolCallOutput(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try CustomToolCall(from: decoder))
+        default:
+            if let value = try? InputMessage(from: decoder) {
+                self = .inputMessage(value)
+                return
+            }
+            if let value = try? OutputMessage(from: decoder) {
+                self = .outputMessage(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -876,34 +876,34 @@ public enum Item: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputMessage(let value): try value.encode(to: encoder)
-            case .outputMessage(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputMessage(let value): try value.encode(to: encoder)
+        case .outputMessage(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1625,9 +1625,9 @@ public struct MCPTool: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .mcpAllowedTools(let value): try value.encode(to: encoder)
-                case .mcpToolFilter(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .mcpAllowedTools(let value): try value.encode(to: encoder)
+            case .mcpToolFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1665,9 +1665,9 @@ public struct MCPTool: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -1861,14 +1861,14 @@ public enum MCPToolCallError: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "mcp_protocol_error":
-                self = .mcpProtocolError(try MCPProtocolError(from: decoder))
-            case "mcp_tool_execution_error":
-                self = .mcpToolExecutionError(try MCPToolExecutionError(from: decoder))
-            case "http_error":
-                self = .httpError(try HTTPError(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "mcp_protocol_error":
+            self = .mcpProtocolError(try MCPProtocolError(from: decoder))
+        case "mcp_tool_execution_error":
+            self = .mcpToolExecutionError(try MCPToolExecutionError(from: decoder))
+        case "http_error":
+            self = .httpError(try HTTPError(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1877,10 +1877,10 @@ public enum MCPToolCallError: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .mcpProtocolError(let value): try value.encode(to: encoder)
-            case .mcpToolExecutionError(let value): try value.encode(to: encoder)
-            case .httpError(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .mcpProtocolError(let value): try value.encode(to: encoder)
+        case .mcpToolExecutionError(let value): try value.encode(to: encoder)
+        case .httpError(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2956,12 +2956,12 @@ public enum OutputMessageContent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "output_text":
-                self = .outputText(try OutputTextContent(from: decoder))
-            case "refusal":
-                self = .refusal(try RefusalContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "output_text":
+            self = .outputText(try OutputTextContent(from: decoder))
+        case "refusal":
+            self = .refusal(try RefusalContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2970,9 +2970,9 @@ public enum OutputMessageContent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .outputText(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .outputText(let value): try value.encode(to: encoder)
+        case .refusal(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3601,11 +3601,11 @@ public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, Expressib
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .inputTextContent(let value): try value.encode(to: encoder)
-            case .inputImageContent(let value): try value.encode(to: encoder)
-            case .inputFileContent(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .inputTextContent(let value): try value.encode(to: encoder)
+        case .inputImageContent(let value): try value.encode(to: encoder)
+        case .inputFileContent(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -40,9 +40,9 @@ public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringL
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .strings(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .strings(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -79,14 +79,14 @@ public enum TextResponseFormatConfiguration: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "text":
-                self = .text(try ResponseFormatText(from: decoder))
-            case "json_schema":
-                self = .jsonSchema(try TextResponseFormatJSONSchema(from: decoder))
-            case "json_object":
-                self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "text":
+            self = .text(try ResponseFormatText(from: decoder))
+        case "json_schema":
+            self = .jsonSchema(try TextResponseFormatJSONSchema(from: decoder))
+        case "json_object":
+            self = .jsonObject(try ResponseFormatJSONObject(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -95,10 +95,10 @@ public enum TextResponseFormatConfiguration: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .text(let value): try value.encode(to: encoder)
-            case .jsonSchema(let value): try value.encode(to: encoder)
-            case .jsonObject(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .text(let value): try value.encode(to: encoder)
+        case .jsonSchema(let value): try value.encode(to: encoder)
+        case .jsonObject(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -219,40 +219,40 @@ public enum Tool: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "function":
-                self = .function(try FunctionTool(from: decoder))
-            case "file_search":
-                self = .fileSearch(try FileSearchTool(from: decoder))
-            case "computer":
-                self = .computer(try ComputerTool(from: decoder))
-            case "computer_use_preview":
-                self = .computerUsePreview(try ComputerUsePreviewTool(from: decoder))
-            case "web_search", "web_search_2025_08_26":
-                self = .webSearchTool(try WebSearchTool(from: decoder))
-            case "mcp":
-                self = .mcp(try MCPTool(from: decoder))
-            case "code_interpreter":
-                self = .codeInterpreter(try CodeInterpreterTool(from: decoder))
-            case "programmatic_tool_calling":
-                self = .programmaticToolCalling(try ProgrammaticToolCallingParam(from: decoder))
-            case "image_generation":
-                self = .imageGeneration(try ImageGenTool(from: decoder))
-            case "local_shell":
-                self = .localShell(try LocalShellToolParam(from: decoder))
-            case "shell":
-                self = .shell(try FunctionShellToolParam(from: decoder))
-            case "custom":
-                self = .custom(try CustomToolParam(from: decoder))
-            case "namespace":
-                self = .namespace(try NamespaceToolParam(from: decoder))
-            case "tool_search":
-                self = .toolSearch(try ToolSearchToolParam(from: decoder))
-            case "web_search_preview", "web_search_preview_2025_03_11":
-                self = .webSearchPreviewTool(try WebSearchPreviewTool(from: decoder))
-            case "apply_patch":
-                self = .applyPatch(try ApplyPatchToolParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "function":
+            self = .function(try FunctionTool(from: decoder))
+        case "file_search":
+            self = .fileSearch(try FileSearchTool(from: decoder))
+        case "computer":
+            self = .computer(try ComputerTool(from: decoder))
+        case "computer_use_preview":
+            self = .computerUsePreview(try ComputerUsePreviewTool(from: decoder))
+        case "web_search", "web_search_2025_08_26":
+            self = .webSearchTool(try WebSearchTool(from: decoder))
+        case "mcp":
+            self = .mcp(try MCPTool(from: decoder))
+        case "code_interpreter":
+            self = .codeInterpreter(try CodeInterpreterTool(from: decoder))
+        case "programmatic_tool_calling":
+            self = .programmaticToolCalling(try ProgrammaticToolCallingParam(from: decoder))
+        case "image_generation":
+            self = .imageGeneration(try ImageGenTool(from: decoder))
+        case "local_shell":
+            self = .localShell(try LocalShellToolParam(from: decoder))
+        case "shell":
+            self = .shell(try FunctionShellToolParam(from: decoder))
+        case "custom":
+            self = .custom(try CustomToolParam(from: decoder))
+        case "namespace":
+            self = .namespace(try NamespaceToolParam(from: decoder))
+        case "tool_search":
+            self = .toolSearch(try ToolSearchToolParam(from: decoder))
+        case "web_search_preview", "web_search_preview_2025_03_11":
+            self = .webSearchPreviewTool(try WebSearchPreviewTool(from: decoder))
+        case "apply_patch":
+            self = .applyPatch(try ApplyPatchToolParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -261,23 +261,23 @@ public enum Tool: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .function(let value): try value.encode(to: encoder)
-            case .fileSearch(let value): try value.encode(to: encoder)
-            case .computer(let value): try value.encode(to: encoder)
-            case .computerUsePreview(let value): try value.encode(to: encoder)
-            case .webSearchTool(let value): try value.encode(to: encoder)
-            case .mcp(let value): try value.encode(to: encoder)
-            case .codeInterpreter(let value): try value.encode(to: encoder)
-            case .programmaticToolCalling(let value): try value.encode(to: encoder)
-            case .imageGeneration(let value): try value.encode(to: encoder)
-            case .localShell(let value): try value.encode(to: encoder)
-            case .shell(let value): try value.encode(to: encoder)
-            case .custom(let value): try value.encode(to: encoder)
-            case .namespace(let value): try value.encode(to: encoder)
-            case .toolSearch(let value): try value.encode(to: encoder)
-            case .webSearchPreviewTool(let value): try value.encode(to: encoder)
-            case .applyPatch(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .function(let value): try value.encode(to: encoder)
+        case .fileSearch(let value): try value.encode(to: encoder)
+        case .computer(let value): try value.encode(to: encoder)
+        case .computerUsePreview(let value): try value.encode(to: encoder)
+        case .webSearchTool(let value): try value.encode(to: encoder)
+        case .mcp(let value): try value.encode(to: encoder)
+        case .codeInterpreter(let value): try value.encode(to: encoder)
+        case .programmaticToolCalling(let value): try value.encode(to: encoder)
+        case .imageGeneration(let value): try value.encode(to: encoder)
+        case .localShell(let value): try value.encode(to: encoder)
+        case .shell(let value): try value.encode(to: encoder)
+        case .custom(let value): try value.encode(to: encoder)
+        case .namespace(let value): try value.encode(to: encoder)
+        case .toolSearch(let value): try value.encode(to: encoder)
+        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
+        case .applyPatch(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -605,16 +605,16 @@ public enum ToolChoiceParam: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .toolChoiceOptions(let value): try value.encode(to: encoder)
-            case .toolChoiceAllowed(let value): try value.encode(to: encoder)
-            case .toolChoiceTypes(let value): try value.encode(to: encoder)
-            case .toolChoiceFunction(let value): try value.encode(to: encoder)
-            case .toolChoiceMCP(let value): try value.encode(to: encoder)
-            case .toolChoiceCustom(let value): try value.encode(to: encoder)
-            case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
-            case .specificApplyPatchParam(let value): try value.encode(to: encoder)
-            case .specificFunctionShellParam(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .toolChoiceOptions(let value): try value.encode(to: encoder)
+        case .toolChoiceAllowed(let value): try value.encode(to: encoder)
+        case .toolChoiceTypes(let value): try value.encode(to: encoder)
+        case .toolChoiceFunction(let value): try value.encode(to: encoder)
+        case .toolChoiceMCP(let value): try value.encode(to: encoder)
+        case .toolChoiceCustom(let value): try value.encode(to: encoder)
+        case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
+        case .specificApplyPatchParam(let value): try value.encode(to: encoder)
+        case .specificFunctionShellParam(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1147,10 +1147,10 @@ public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable, Express
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .number(let value): try value.encode(to: encoder)
-            case .boolean(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .number(let value): try value.encode(to: encoder)
+        case .boolean(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1212,9 +1212,9 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .voiceIDsShared(let value): try value.encode(to: encoder)
-            case .object(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .voiceIDsShared(let value): try value.encode(to: encoder)
+        case .object(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 
@@ -1745,7 +1745,7 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
     public var status: WebSearchToolCall.Status
     /// An object describing the specific action taken in this web search call.
     /// Includes details on how the model used the web (search, open_page, find_in_page).
-    public var action: WebSearchToolCall.Action
+    public var action: WebSearchToolCall.Action?
 
     /// Creates a new `WebSearchToolCall`.
     ///
@@ -1756,7 +1756,7 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
     public init(
         id: Swift.String,
         status: WebSearchToolCall.Status,
-        action: WebSearchToolCall.Action
+        action: WebSearchToolCall.Action? = nil
     ) {
         self.id = id
         self.status = status
@@ -1779,7 +1779,7 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
         try container.decodeConstant("web_search_call", forKey: .type)
         self.id = try container.decode(Swift.String.self, forKey: .id)
         self.status = try container.decode(WebSearchToolCall.Status.self, forKey: .status)
-        self.action = try container.decode(WebSearchToolCall.Action.self, forKey: .action)
+        self.action = try container.decodeIfPresent(WebSearchToolCall.Action.self, forKey: .action)
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1790,7 +1790,7 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
         try container.encode("web_search_call", forKey: .type)
         try container.encode(self.id, forKey: .id)
         try container.encode(self.status, forKey: .status)
-        try container.encode(self.action, forKey: .action)
+        try container.encodeIfPresent(self.action, forKey: .action)
     }
 
     /// The status of the web search tool call.
@@ -1839,14 +1839,14 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "search":
-                    self = .search(try WebSearchActionSearch(from: decoder))
-                case "open_page":
-                    self = .openPage(try WebSearchActionOpenPage(from: decoder))
-                case "find_in_page":
-                    self = .findInPage(try WebSearchActionFind(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "search":
+                self = .search(try WebSearchActionSearch(from: decoder))
+            case "open_page":
+                self = .openPage(try WebSearchActionOpenPage(from: decoder))
+            case "find_in_page":
+                self = .findInPage(try WebSearchActionFind(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1855,10 +1855,10 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .search(let value): try value.encode(to: encoder)
-                case .openPage(let value): try value.encode(to: encoder)
-                case .findInPage(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .search(let value): try value.encode(to: encoder)
+            case .openPage(let value): try value.encode(to: encoder)
+            case .findInPage(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2902,16 +2902,16 @@ public enum Annotation: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "file_citation":
-                self = .fileCitation(try FileCitationBody(from: decoder))
-            case "url_citation":
-                self = .urlCitation(try URLCitationBody(from: decoder))
-            case "container_file_citation":
-                self = .containerFileCitation(try ContainerFileCitationBody(from: decoder))
-            case "file_path":
-                self = .filePath(try FilePath(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "file_citation":
+            self = .fileCitation(try FileCitationBody(from: decoder))
+        case "url_citation":
+            self = .urlCitation(try URLCitationBody(from: decoder))
+        case "container_file_citation":
+            self = .containerFileCitation(try ContainerFileCitationBody(from: decoder))
+        case "file_path":
+            self = .filePath(try FilePath(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2920,11 +2920,11 @@ public enum Annotation: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .fileCitation(let value): try value.encode(to: encoder)
-            case .urlCitation(let value): try value.encode(to: encoder)
-            case .containerFileCitation(let value): try value.encode(to: encoder)
-            case .filePath(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .fileCitation(let value): try value.encode(to: encoder)
+        case .urlCitation(let value): try value.encode(to: encoder)
+        case .containerFileCitation(let value): try value.encode(to: encoder)
+        case .filePath(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3650,26 +3650,26 @@ public struct Message: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "input_text":
-                    self = .inputText(try InputTextContent(from: decoder))
-                case "output_text":
-                    self = .outputText(try OutputTextContent(from: decoder))
-                case "text":
-                    self = .text(try TextContent(from: decoder))
-                case "summary_text":
-                    self = .summaryText(try SummaryTextContent(from: decoder))
-                case "reasoning_text":
-                    self = .reasoningText(try ReasoningTextContent(from: decoder))
-                case "refusal":
-                    self = .refusal(try RefusalContent(from: decoder))
-                case "input_image":
-                    self = .inputImage(try InputImageContent(from: decoder))
-                case "computer_screenshot":
-                    self = .computerScreenshot(try ComputerScreenshotContent(from: decoder))
-                case "input_file":
-                    self = .inputFile(try InputFileContent(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "input_text":
+                self = .inputText(try InputTextContent(from: decoder))
+            case "output_text":
+                self = .outputText(try OutputTextContent(from: decoder))
+            case "text":
+                self = .text(try TextContent(from: decoder))
+            case "summary_text":
+                self = .summaryText(try SummaryTextContent(from: decoder))
+            case "reasoning_text":
+                self = .reasoningText(try ReasoningTextContent(from: decoder))
+            case "refusal":
+                self = .refusal(try RefusalContent(from: decoder))
+            case "input_image":
+                self = .inputImage(try InputImageContent(from: decoder))
+            case "computer_screenshot":
+                self = .computerScreenshot(try ComputerScreenshotContent(from: decoder))
+            case "input_file":
+                self = .inputFile(try InputFileContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3678,16 +3678,16 @@ public struct Message: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .inputText(let value): try value.encode(to: encoder)
-                case .outputText(let value): try value.encode(to: encoder)
-                case .text(let value): try value.encode(to: encoder)
-                case .summaryText(let value): try value.encode(to: encoder)
-                case .reasoningText(let value): try value.encode(to: encoder)
-                case .refusal(let value): try value.encode(to: encoder)
-                case .inputImage(let value): try value.encode(to: encoder)
-                case .computerScreenshot(let value): try value.encode(to: encoder)
-                case .inputFile(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .inputText(let value): try value.encode(to: encoder)
+            case .outputText(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .summaryText(let value): try value.encode(to: encoder)
+            case .reasoningText(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .computerScreenshot(let value): try value.encode(to: encoder)
+            case .inputFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3781,12 +3781,12 @@ public enum ToolCallCaller: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "direct":
-                self = .direct(try DirectToolCallCaller(from: decoder))
-            case "program":
-                self = .program(try ProgramToolCallCaller(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "direct":
+            self = .direct(try DirectToolCallCaller(from: decoder))
+        case "program":
+            self = .program(try ProgramToolCallCaller(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3795,9 +3795,9 @@ public enum ToolCallCaller: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .direct(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3912,12 +3912,12 @@ public enum ToolCallCallerParam: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "direct":
-                self = .direct(try DirectToolCallCallerParam(from: decoder))
-            case "program":
-                self = .program(try ProgramToolCallCallerParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "direct":
+            self = .direct(try DirectToolCallCallerParam(from: decoder))
+        case "program":
+            self = .program(try ProgramToolCallCallerParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3926,9 +3926,9 @@ public enum ToolCallCallerParam: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .direct(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

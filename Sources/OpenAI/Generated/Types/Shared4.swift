@@ -928,12 +928,12 @@ public enum Filters: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                self = .comparisonFilter(try ComparisonFilter(from: decoder))
-            case "and", "or":
-                self = .compoundFilter(try CompoundFilter(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
+            self = .comparisonFilter(try ComparisonFilter(from: decoder))
+        case "and", "or":
+            self = .compoundFilter(try CompoundFilter(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -942,9 +942,9 @@ public enum Filters: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .comparisonFilter(let value): try value.encode(to: encoder)
-            case .compoundFilter(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .comparisonFilter(let value): try value.encode(to: encoder)
+        case .compoundFilter(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1231,12 +1231,12 @@ public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "disabled":
-                    self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
-                case "allowlist":
-                    self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "disabled":
+                self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
+            case "allowlist":
+                self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1245,9 +1245,9 @@ public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .disabled(let value): try value.encode(to: encoder)
-                case .allowlist(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .disabled(let value): try value.encode(to: encoder)
+            case .allowlist(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1437,12 +1437,12 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "disabled":
-                    self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
-                case "allowlist":
-                    self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "disabled":
+                self = .disabled(try ContainerNetworkPolicyDisabledParam(from: decoder))
+            case "allowlist":
+                self = .allowlist(try ContainerNetworkPolicyAllowlistParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1451,9 +1451,9 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .disabled(let value): try value.encode(to: encoder)
-                case .allowlist(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .disabled(let value): try value.encode(to: encoder)
+            case .allowlist(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1476,12 +1476,12 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "skill_reference":
-                    self = .skillReference(try SkillReferenceParam(from: decoder))
-                case "inline":
-                    self = .inline(try InlineSkillParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "skill_reference":
+                self = .skillReference(try SkillReferenceParam(from: decoder))
+            case "inline":
+                self = .inline(try InlineSkillParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1490,9 +1490,9 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .skillReference(let value): try value.encode(to: encoder)
-                case .inline(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .skillReference(let value): try value.encode(to: encoder)
+            case .inline(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1702,14 +1702,14 @@ public struct FunctionShellToolParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "container_auto":
-                    self = .containerAuto(try ContainerAutoParam(from: decoder))
-                case "local":
-                    self = .local(try LocalEnvironmentParam(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try ContainerReferenceParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "container_auto":
+                self = .containerAuto(try ContainerAutoParam(from: decoder))
+            case "local":
+                self = .local(try LocalEnvironmentParam(from: decoder))
+            case "container_reference":
+                self = .containerReference(try ContainerReferenceParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1718,10 +1718,10 @@ public struct FunctionShellToolParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .containerAuto(let value): try value.encode(to: encoder)
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .containerAuto(let value): try value.encode(to: encoder)
+            case .local(let value): try value.encode(to: encoder)
+            case .containerReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1917,12 +1917,12 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "text":
-                    self = .text(try CustomTextFormatParam(from: decoder))
-                case "grammar":
-                    self = .grammar(try CustomGrammarFormatParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "text":
+                self = .text(try CustomTextFormatParam(from: decoder))
+            case "grammar":
+                self = .grammar(try CustomGrammarFormatParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1931,9 +1931,9 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .text(let value): try value.encode(to: encoder)
-                case .grammar(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .grammar(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2109,12 +2109,12 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "function":
-                    self = .function(try FunctionToolParam(from: decoder))
-                case "custom":
-                    self = .custom(try CustomToolParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "function":
+                self = .function(try FunctionToolParam(from: decoder))
+            case "custom":
+                self = .custom(try CustomToolParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2123,9 +2123,9 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .function(let value): try value.encode(to: encoder)
-                case .custom(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .custom(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3175,12 +3175,12 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "local":
-                    self = .local(try LocalEnvironmentResource(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try ContainerReferenceResource(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "local":
+                self = .local(try LocalEnvironmentResource(from: decoder))
+            case "container_reference":
+                self = .containerReference(try ContainerReferenceResource(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3189,9 +3189,9 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .local(let value): try value.encode(to: encoder)
+            case .containerReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3369,12 +3369,12 @@ public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "timeout":
-                    self = .timeout(try FunctionShellCallOutputTimeoutOutcome(from: decoder))
-                case "exit":
-                    self = .exit(try FunctionShellCallOutputExitOutcome(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "timeout":
+                self = .timeout(try FunctionShellCallOutputTimeoutOutcome(from: decoder))
+            case "exit":
+                self = .exit(try FunctionShellCallOutputExitOutcome(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3383,9 +3383,9 @@ public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .timeout(let value): try value.encode(to: encoder)
-                case .exit(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .timeout(let value): try value.encode(to: encoder)
+            case .exit(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3741,14 +3741,14 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "create_file":
-                    self = .createFile(try ApplyPatchCreateFileOperation(from: decoder))
-                case "delete_file":
-                    self = .deleteFile(try ApplyPatchDeleteFileOperation(from: decoder))
-                case "update_file":
-                    self = .updateFile(try ApplyPatchUpdateFileOperation(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "create_file":
+                self = .createFile(try ApplyPatchCreateFileOperation(from: decoder))
+            case "delete_file":
+                self = .deleteFile(try ApplyPatchDeleteFileOperation(from: decoder))
+            case "update_file":
+                self = .updateFile(try ApplyPatchUpdateFileOperation(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3757,10 +3757,10 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .createFile(let value): try value.encode(to: encoder)
-                case .deleteFile(let value): try value.encode(to: encoder)
-                case .updateFile(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .createFile(let value): try value.encode(to: encoder)
+            case .deleteFile(let value): try value.encode(to: encoder)
+            case .updateFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -547,9 +547,9 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .values(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .values(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -573,14 +573,14 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "input_text":
-                        self = .inputText(try InputTextContentParam(from: decoder))
-                    case "input_image":
-                        self = .inputImage(try InputImageContentParamAutoParam(from: decoder))
-                    case "input_file":
-                        self = .inputFile(try InputFileContentParam(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "input_text":
+                    self = .inputText(try InputTextContentParam(from: decoder))
+                case "input_image":
+                    self = .inputImage(try InputImageContentParamAutoParam(from: decoder))
+                case "input_file":
+                    self = .inputFile(try InputFileContentParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -589,10 +589,10 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .inputText(let value): try value.encode(to: encoder)
-                    case .inputImage(let value): try value.encode(to: encoder)
-                    case .inputFile(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .inputText(let value): try value.encode(to: encoder)
+                case .inputImage(let value): try value.encode(to: encoder)
+                case .inputFile(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -1026,12 +1026,12 @@ public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "local":
-                    self = .local(try LocalEnvironmentParam(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try ContainerReferenceParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "local":
+                self = .local(try LocalEnvironmentParam(from: decoder))
+            case "container_reference":
+                self = .containerReference(try ContainerReferenceParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1040,9 +1040,9 @@ public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .local(let value): try value.encode(to: encoder)
+            case .containerReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1136,12 +1136,12 @@ public enum FunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "timeout":
-                self = .timeout(try FunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
-            case "exit":
-                self = .exit(try FunctionShellCallOutputExitOutcomeParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "timeout":
+            self = .timeout(try FunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
+        case "exit":
+            self = .exit(try FunctionShellCallOutputExitOutcomeParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1150,9 +1150,9 @@ public enum FunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .timeout(let value): try value.encode(to: encoder)
-            case .exit(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .timeout(let value): try value.encode(to: encoder)
+        case .exit(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1473,14 +1473,14 @@ public enum ApplyPatchOperationParam: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "create_file":
-                self = .createFile(try ApplyPatchCreateFileOperationParam(from: decoder))
-            case "delete_file":
-                self = .deleteFile(try ApplyPatchDeleteFileOperationParam(from: decoder))
-            case "update_file":
-                self = .updateFile(try ApplyPatchUpdateFileOperationParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "create_file":
+            self = .createFile(try ApplyPatchCreateFileOperationParam(from: decoder))
+        case "delete_file":
+            self = .deleteFile(try ApplyPatchDeleteFileOperationParam(from: decoder))
+        case "update_file":
+            self = .updateFile(try ApplyPatchUpdateFileOperationParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1489,10 +1489,10 @@ public enum ApplyPatchOperationParam: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .createFile(let value): try value.encode(to: encoder)
-            case .deleteFile(let value): try value.encode(to: encoder)
-            case .updateFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .createFile(let value): try value.encode(to: encoder)
+        case .deleteFile(let value): try value.encode(to: encoder)
+        case .updateFile(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2126,16 +2126,16 @@ public enum BetaToolChoiceParam: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .toolChoiceOptions(let value): try value.encode(to: encoder)
-            case .toolChoiceAllowed(let value): try value.encode(to: encoder)
-            case .toolChoiceTypes(let value): try value.encode(to: encoder)
-            case .toolChoiceFunction(let value): try value.encode(to: encoder)
-            case .toolChoiceMCP(let value): try value.encode(to: encoder)
-            case .toolChoiceCustom(let value): try value.encode(to: encoder)
-            case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
-            case .specificApplyPatchParam(let value): try value.encode(to: encoder)
-            case .specificFunctionShellParam(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .toolChoiceOptions(let value): try value.encode(to: encoder)
+        case .toolChoiceAllowed(let value): try value.encode(to: encoder)
+        case .toolChoiceTypes(let value): try value.encode(to: encoder)
+        case .toolChoiceFunction(let value): try value.encode(to: encoder)
+        case .toolChoiceMCP(let value): try value.encode(to: encoder)
+        case .toolChoiceCustom(let value): try value.encode(to: encoder)
+        case .specificProgrammaticToolCallingParam(let value): try value.encode(to: encoder)
+        case .specificApplyPatchParam(let value): try value.encode(to: encoder)
+        case .specificFunctionShellParam(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2609,9 +2609,9 @@ public enum BetaConversationParam: Codable, Hashable, Sendable, ExpressibleByStr
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .betaConversationParam2(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .betaConversationParam2(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2988,14 +2988,14 @@ public enum BetaTextResponseFormatConfiguration: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "text":
-                self = .text(try BetaResponseFormatText(from: decoder))
-            case "json_schema":
-                self = .jsonSchema(try BetaTextResponseFormatJSONSchema(from: decoder))
-            case "json_object":
-                self = .jsonObject(try BetaResponseFormatJSONObject(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "text":
+            self = .text(try BetaResponseFormatText(from: decoder))
+        case "json_schema":
+            self = .jsonSchema(try BetaTextResponseFormatJSONSchema(from: decoder))
+        case "json_object":
+            self = .jsonObject(try BetaResponseFormatJSONObject(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3004,10 +3004,10 @@ public enum BetaTextResponseFormatConfiguration: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .text(let value): try value.encode(to: encoder)
-            case .jsonSchema(let value): try value.encode(to: encoder)
-            case .jsonObject(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .text(let value): try value.encode(to: encoder)
+        case .jsonSchema(let value): try value.encode(to: encoder)
+        case .jsonObject(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3197,40 +3197,40 @@ public enum BetaTool: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "function":
-                self = .function(try BetaFunctionTool(from: decoder))
-            case "file_search":
-                self = .fileSearch(try BetaFileSearchTool(from: decoder))
-            case "computer":
-                self = .computer(try BetaComputerTool(from: decoder))
-            case "computer_use_preview":
-                self = .computerUsePreview(try BetaComputerUsePreviewTool(from: decoder))
-            case "web_search", "web_search_2025_08_26":
-                self = .webSearchTool(try BetaWebSearchTool(from: decoder))
-            case "mcp":
-                self = .mcp(try BetaMCPTool(from: decoder))
-            case "code_interpreter":
-                self = .codeInterpreter(try BetaCodeInterpreterTool(from: decoder))
-            case "programmatic_tool_calling":
-                self = .programmaticToolCalling(try BetaProgrammaticToolCallingParam(from: decoder))
-            case "image_generation":
-                self = .imageGeneration(try BetaImageGenTool(from: decoder))
-            case "local_shell":
-                self = .localShell(try BetaLocalShellToolParam(from: decoder))
-            case "shell":
-                self = .shell(try BetaFunctionShellToolParam(from: decoder))
-            case "custom":
-                self = .custom(try BetaCustomToolParam(from: decoder))
-            case "namespace":
-                self = .namespace(try BetaNamespaceToolParam(from: decoder))
-            case "tool_search":
-                self = .toolSearch(try BetaToolSearchToolParam(from: decoder))
-            case "web_search_preview", "web_search_preview_2025_03_11":
-                self = .webSearchPreviewTool(try BetaWebSearchPreviewTool(from: decoder))
-            case "apply_patch":
-                self = .applyPatch(try BetaApplyPatchToolParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "function":
+            self = .function(try BetaFunctionTool(from: decoder))
+        case "file_search":
+            self = .fileSearch(try BetaFileSearchTool(from: decoder))
+        case "computer":
+            self = .computer(try BetaComputerTool(from: decoder))
+        case "computer_use_preview":
+            self = .computerUsePreview(try BetaComputerUsePreviewTool(from: decoder))
+        case "web_search", "web_search_2025_08_26":
+            self = .webSearchTool(try BetaWebSearchTool(from: decoder))
+        case "mcp":
+            self = .mcp(try BetaMCPTool(from: decoder))
+        case "code_interpreter":
+            self = .codeInterpreter(try BetaCodeInterpreterTool(from: decoder))
+        case "programmatic_tool_calling":
+            self = .programmaticToolCalling(try BetaProgrammaticToolCallingParam(from: decoder))
+        case "image_generation":
+            self = .imageGeneration(try BetaImageGenTool(from: decoder))
+        case "local_shell":
+            self = .localShell(try BetaLocalShellToolParam(from: decoder))
+        case "shell":
+            self = .shell(try BetaFunctionShellToolParam(from: decoder))
+        case "custom":
+            self = .custom(try BetaCustomToolParam(from: decoder))
+        case "namespace":
+            self = .namespace(try BetaNamespaceToolParam(from: decoder))
+        case "tool_search":
+            self = .toolSearch(try BetaToolSearchToolParam(from: decoder))
+        case "web_search_preview", "web_search_preview_2025_03_11":
+            self = .webSearchPreviewTool(try BetaWebSearchPreviewTool(from: decoder))
+        case "apply_patch":
+            self = .applyPatch(try BetaApplyPatchToolParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3239,23 +3239,23 @@ public enum BetaTool: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .function(let value): try value.encode(to: encoder)
-            case .fileSearch(let value): try value.encode(to: encoder)
-            case .computer(let value): try value.encode(to: encoder)
-            case .computerUsePreview(let value): try value.encode(to: encoder)
-            case .webSearchTool(let value): try value.encode(to: encoder)
-            case .mcp(let value): try value.encode(to: encoder)
-            case .codeInterpreter(let value): try value.encode(to: encoder)
-            case .programmaticToolCalling(let value): try value.encode(to: encoder)
-            case .imageGeneration(let value): try value.encode(to: encoder)
-            case .localShell(let value): try value.encode(to: encoder)
-            case .shell(let value): try value.encode(to: encoder)
-            case .custom(let value): try value.encode(to: encoder)
-            case .namespace(let value): try value.encode(to: encoder)
-            case .toolSearch(let value): try value.encode(to: encoder)
-            case .webSearchPreviewTool(let value): try value.encode(to: encoder)
-            case .applyPatch(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .function(let value): try value.encode(to: encoder)
+        case .fileSearch(let value): try value.encode(to: encoder)
+        case .computer(let value): try value.encode(to: encoder)
+        case .computerUsePreview(let value): try value.encode(to: encoder)
+        case .webSearchTool(let value): try value.encode(to: encoder)
+        case .mcp(let value): try value.encode(to: encoder)
+        case .codeInterpreter(let value): try value.encode(to: encoder)
+        case .programmaticToolCalling(let value): try value.encode(to: encoder)
+        case .imageGeneration(let value): try value.encode(to: encoder)
+        case .localShell(let value): try value.encode(to: encoder)
+        case .shell(let value): try value.encode(to: encoder)
+        case .custom(let value): try value.encode(to: encoder)
+        case .namespace(let value): try value.encode(to: encoder)
+        case .toolSearch(let value): try value.encode(to: encoder)
+        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
+        case .applyPatch(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3665,12 +3665,12 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "function":
-                    self = .function(try BetaFunctionToolParam(from: decoder))
-                case "custom":
-                    self = .custom(try BetaCustomToolParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "function":
+                self = .function(try BetaFunctionToolParam(from: decoder))
+            case "custom":
+                self = .custom(try BetaCustomToolParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3679,9 +3679,9 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .function(let value): try value.encode(to: encoder)
-                case .custom(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .function(let value): try value.encode(to: encoder)
+            case .custom(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3778,12 +3778,12 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "text":
-                    self = .text(try BetaCustomTextFormatParam(from: decoder))
-                case "grammar":
-                    self = .grammar(try BetaCustomGrammarFormatParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "text":
+                self = .text(try BetaCustomTextFormatParam(from: decoder))
+            case "grammar":
+                self = .grammar(try BetaCustomGrammarFormatParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3792,9 +3792,9 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .text(let value): try value.encode(to: encoder)
-                case .grammar(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .grammar(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

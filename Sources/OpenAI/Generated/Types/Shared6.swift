@@ -72,14 +72,14 @@ public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "container_auto":
-                    self = .containerAuto(try BetaContainerAutoParam(from: decoder))
-                case "local":
-                    self = .local(try BetaLocalEnvironmentParam(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try BetaContainerReferenceParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "container_auto":
+                self = .containerAuto(try BetaContainerAutoParam(from: decoder))
+            case "local":
+                self = .local(try BetaLocalEnvironmentParam(from: decoder))
+            case "container_reference":
+                self = .containerReference(try BetaContainerReferenceParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -88,10 +88,10 @@ public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .containerAuto(let value): try value.encode(to: encoder)
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .containerAuto(let value): try value.encode(to: encoder)
+            case .local(let value): try value.encode(to: encoder)
+            case .containerReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -315,12 +315,12 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "disabled":
-                    self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
-                case "allowlist":
-                    self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "disabled":
+                self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
+            case "allowlist":
+                self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -329,9 +329,9 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .disabled(let value): try value.encode(to: encoder)
-                case .allowlist(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .disabled(let value): try value.encode(to: encoder)
+            case .allowlist(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -354,12 +354,12 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "skill_reference":
-                    self = .skillReference(try BetaSkillReferenceParam(from: decoder))
-                case "inline":
-                    self = .inline(try BetaInlineSkillParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "skill_reference":
+                self = .skillReference(try BetaSkillReferenceParam(from: decoder))
+            case "inline":
+                self = .inline(try BetaInlineSkillParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -368,9 +368,9 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .skillReference(let value): try value.encode(to: encoder)
-                case .inline(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .skillReference(let value): try value.encode(to: encoder)
+            case .inline(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1201,9 +1201,9 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .betaAutoCodeInterpreterToolParam(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .betaAutoCodeInterpreterToolParam(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1284,12 +1284,12 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "disabled":
-                    self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
-                case "allowlist":
-                    self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "disabled":
+                self = .disabled(try BetaContainerNetworkPolicyDisabledParam(from: decoder))
+            case "allowlist":
+                self = .allowlist(try BetaContainerNetworkPolicyAllowlistParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1298,9 +1298,9 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .disabled(let value): try value.encode(to: encoder)
-                case .allowlist(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .disabled(let value): try value.encode(to: encoder)
+            case .allowlist(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1528,9 +1528,9 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .mcpAllowedTools(let value): try value.encode(to: encoder)
-                case .betaMCPToolFilter(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .mcpAllowedTools(let value): try value.encode(to: encoder)
+            case .betaMCPToolFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1568,9 +1568,9 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
-                case .string(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .mcpToolApprovalFilter(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -2111,12 +2111,12 @@ public enum BetaFilters: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
-            case "and", "or":
-                self = .compoundFilter(try BetaCompoundFilter(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
+            self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
+        case "and", "or":
+            self = .compoundFilter(try BetaCompoundFilter(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2125,9 +2125,9 @@ public enum BetaFilters: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .comparisonFilter(let value): try value.encode(to: encoder)
-            case .compoundFilter(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .comparisonFilter(let value): try value.encode(to: encoder)
+        case .compoundFilter(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2215,12 +2215,12 @@ public struct BetaCompoundFilter: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                    self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
-                case "and", "or":
-                    self = .compoundFilter(try BetaCompoundFilter(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
+                self = .comparisonFilter(try BetaComparisonFilter(from: decoder))
+            case "and", "or":
+                self = .compoundFilter(try BetaCompoundFilter(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2229,9 +2229,9 @@ public struct BetaCompoundFilter: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .comparisonFilter(let value): try value.encode(to: encoder)
-                case .compoundFilter(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .comparisonFilter(let value): try value.encode(to: encoder)
+            case .compoundFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2388,11 +2388,11 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .number(let value): try value.encode(to: encoder)
-                case .boolean(let value): try value.encode(to: encoder)
-                case .values(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .number(let value): try value.encode(to: encoder)
+            case .boolean(let value): try value.encode(to: encoder)
+            case .values(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -2430,9 +2430,9 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .string(let value): try value.encode(to: encoder)
-                    case .number(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .string(let value): try value.encode(to: encoder)
+                case .number(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -2676,26 +2676,26 @@ public enum BetaInputItem: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "compaction_trigger":
-                self = .compactionTrigger(try BetaCompactionTriggerItemParam(from: decoder))
-            case "item_reference":
-                self = .itemReference(try BetaItemReferenceParam(from: decoder))
-            case "program":
-                self = .program(try BetaProgramItemParam(from: decoder))
-            case "program_output":
-                self = .programOutput(try BetaProgramOutputItemParam(from: decoder))
-            default:
-                if let value = try? BetaEasyInputMessage(from: decoder) {
-                    self = .easyInputMessage(value)
+        case "compaction_trigger":
+            self = .compactionTrigger(try BetaCompactionTriggerItemParam(from: decoder))
+        case "item_reference":
+            self = .itemReference(try BetaItemReferenceParam(from: decoder))
+        case "program":
+            self = .program(try BetaProgramItemParam(from: decoder))
+        case "program_output":
+            self = .programOutput(try BetaProgramOutputItemParam(from: decoder))
+        default:
+            if let value = try? BetaEasyInputMessage(from: decoder) {
+                self = .easyInputMessage(value)
+                return
+            }
+            if let value = try? BetaItem(from: decoder) {
+                if case .unknown = value {} else {
+                    self = .item(value)
                     return
                 }
-                if let value = try? BetaItem(from: decoder) {
-                    if case .unknown = value {} else {
-                        self = .item(value)
-                        return
-                    }
-                }
-                self = .unknown(try JSONValue(from: decoder))
+            }
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2704,13 +2704,13 @@ public enum BetaInputItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .easyInputMessage(let value): try value.encode(to: encoder)
-            case .item(let value): try value.encode(to: encoder)
-            case .compactionTrigger(let value): try value.encode(to: encoder)
-            case .itemReference(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .programOutput(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .easyInputMessage(let value): try value.encode(to: encoder)
+        case .item(let value): try value.encode(to: encoder)
+        case .compactionTrigger(let value): try value.encode(to: encoder)
+        case .itemReference(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .programOutput(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3083,72 +3083,72 @@ public enum BetaItem: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "file_search_call":
-                self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
-            case "computer_call":
-                self = .computerCall(try BetaComputerToolCall(from: decoder))
-            case "computer_call_output":
-                self = .computerCallOutput(try BetaComputerCallOutputItemParam(from: decoder))
-            case "web_search_call":
-                self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
-            case "function_call":
-                self = .functionCall(try BetaFunctionToolCall(from: decoder))
-            case "function_call_output":
-                self = .functionCallOutput(try BetaFunctionCallOutputItemParam(from: decoder))
-            case "agent_message":
-                self = .agentMessage(try BetaAgentMessageItemParam(from: decoder))
-            case "multi_agent_call":
-                self = .multiAgentCall(try BetaMultiAgentCallItemParam(from: decoder))
-            case "multi_agent_call_output":
-                self = .multiAgentCallOutput(try BetaMultiAgentCallOutputItemParam(from: decoder))
-            case "tool_search_call":
-                self = .toolSearchCall(try BetaToolSearchCallItemParam(from: decoder))
-            case "tool_search_output":
-                self = .toolSearchOutput(try BetaToolSearchOutputItemParam(from: decoder))
-            case "additional_tools":
-                self = .additionalTools(try BetaAdditionalToolsItemParam(from: decoder))
-            case "reasoning":
-                self = .reasoning(try BetaReasoningItem(from: decoder))
-            case "compaction":
-                self = .compaction(try BetaCompactionSummaryItemParam(from: decoder))
-            case "image_generation_call":
-                self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
-            case "code_interpreter_call":
-                self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
-            case "local_shell_call":
-                self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
-            case "local_shell_call_output":
-                self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
-            case "shell_call":
-                self = .shellCall(try BetaFunctionShellCallItemParam(from: decoder))
-            case "shell_call_output":
-                self = .shellCallOutput(try BetaFunctionShellCallOutputItemParam(from: decoder))
-            case "apply_patch_call":
-                self = .applyPatchCall(try BetaApplyPatchToolCallItemParam(from: decoder))
-            case "apply_patch_call_output":
-                self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutputItemParam(from: decoder))
-            case "mcp_list_tools":
-                self = .mcpListTools(try BetaMCPListTools(from: decoder))
-            case "mcp_approval_request":
-                self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
-            case "mcp_approval_response":
-                self = .mcpApprovalResponse(try BetaMCPApprovalResponse(from: decoder))
-            case "mcp_call":
-                self = .mcpCall(try BetaMCPToolCall(from: decoder))
-            case "custom_tool_call_output":
-                self = .customToolCallOutput(try BetaCustomToolCallOutput(from: decoder))
-            case "custom_tool_call":
-                self = .customToolCall(try BetaCustomToolCall(from: decoder))
-            default:
-                if let value = try? BetaInputMessage(from: decoder) {
-                    self = .inputMessage(value)
-                    return
-                }
-                if let value = try? BetaOutputMessage(from: decoder) {
-                    self = .outputMessage(value)
-                    return
-                }
-                self = .unknown(try JSONValue(from: decoder))
+        case "file_search_call":
+            self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try BetaComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try BetaComputerCallOutputItemParam(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
+        case "function_call":
+            self = .functionCall(try BetaFunctionToolCall(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try BetaFunctionCallOutputItemParam(from: decoder))
+        case "agent_message":
+            self = .agentMessage(try BetaAgentMessageItemParam(from: decoder))
+        case "multi_agent_call":
+            self = .multiAgentCall(try BetaMultiAgentCallItemParam(from: decoder))
+        case "multi_agent_call_output":
+            self = .multiAgentCallOutput(try BetaMultiAgentCallOutputItemParam(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try BetaToolSearchCallItemParam(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try BetaToolSearchOutputItemParam(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try BetaAdditionalToolsItemParam(from: decoder))
+        case "reasoning":
+            self = .reasoning(try BetaReasoningItem(from: decoder))
+        case "compaction":
+            self = .compaction(try BetaCompactionSummaryItemParam(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try BetaFunctionShellCallItemParam(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try BetaFunctionShellCallOutputItemParam(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try BetaApplyPatchToolCallItemParam(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutputItemParam(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try BetaMCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try BetaMCPApprovalResponse(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try BetaMCPToolCall(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try BetaCustomToolCallOutput(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try BetaCustomToolCall(from: decoder))
+        default:
+            if let value = try? BetaInputMessage(from: decoder) {
+                self = .inputMessage(value)
+                return
+            }
+            if let value = try? BetaOutputMessage(from: decoder) {
+                self = .outputMessage(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3157,37 +3157,37 @@ public enum BetaItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputMessage(let value): try value.encode(to: encoder)
-            case .outputMessage(let value): try value.encode(to: encoder)
-            case .fileSearchCall(let value): try value.encode(to: encoder)
-            case .computerCall(let value): try value.encode(to: encoder)
-            case .computerCallOutput(let value): try value.encode(to: encoder)
-            case .webSearchCall(let value): try value.encode(to: encoder)
-            case .functionCall(let value): try value.encode(to: encoder)
-            case .functionCallOutput(let value): try value.encode(to: encoder)
-            case .agentMessage(let value): try value.encode(to: encoder)
-            case .multiAgentCall(let value): try value.encode(to: encoder)
-            case .multiAgentCallOutput(let value): try value.encode(to: encoder)
-            case .toolSearchCall(let value): try value.encode(to: encoder)
-            case .toolSearchOutput(let value): try value.encode(to: encoder)
-            case .additionalTools(let value): try value.encode(to: encoder)
-            case .reasoning(let value): try value.encode(to: encoder)
-            case .compaction(let value): try value.encode(to: encoder)
-            case .imageGenerationCall(let value): try value.encode(to: encoder)
-            case .codeInterpreterCall(let value): try value.encode(to: encoder)
-            case .localShellCall(let value): try value.encode(to: encoder)
-            case .localShellCallOutput(let value): try value.encode(to: encoder)
-            case .shellCall(let value): try value.encode(to: encoder)
-            case .shellCallOutput(let value): try value.encode(to: encoder)
-            case .applyPatchCall(let value): try value.encode(to: encoder)
-            case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-            case .mcpListTools(let value): try value.encode(to: encoder)
-            case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-            case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-            case .mcpCall(let value): try value.encode(to: encoder)
-            case .customToolCallOutput(let value): try value.encode(to: encoder)
-            case .customToolCall(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputMessage(let value): try value.encode(to: encoder)
+        case .outputMessage(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .agentMessage(let value): try value.encode(to: encoder)
+        case .multiAgentCall(let value): try value.encode(to: encoder)
+        case .multiAgentCallOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3300,12 +3300,12 @@ public enum BetaToolCallCaller: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "direct":
-                self = .direct(try BetaDirectToolCallCaller(from: decoder))
-            case "program":
-                self = .program(try BetaProgramToolCallCaller(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "direct":
+            self = .direct(try BetaDirectToolCallCaller(from: decoder))
+        case "program":
+            self = .program(try BetaProgramToolCallCaller(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3314,9 +3314,9 @@ public enum BetaToolCallCaller: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .direct(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3539,9 +3539,9 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .outputContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3567,14 +3567,14 @@ public enum BetaFunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try BetaInputTextContent(from: decoder))
-            case "input_image":
-                self = .inputImage(try BetaInputImageContent(from: decoder))
-            case "input_file":
-                self = .inputFile(try BetaInputFileContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "input_text":
+            self = .inputText(try BetaInputTextContent(from: decoder))
+        case "input_image":
+            self = .inputImage(try BetaInputImageContent(from: decoder))
+        case "input_file":
+            self = .inputFile(try BetaInputFileContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3583,10 +3583,10 @@ public enum BetaFunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .inputFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputText(let value): try value.encode(to: encoder)
+        case .inputImage(let value): try value.encode(to: encoder)
+        case .inputFile(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -3884,12 +3884,12 @@ public enum BetaToolCallCallerParam: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "direct":
-                self = .direct(try BetaDirectToolCallCallerParam(from: decoder))
-            case "program":
-                self = .program(try BetaProgramToolCallCallerParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "direct":
+            self = .direct(try BetaDirectToolCallCallerParam(from: decoder))
+        case "program":
+            self = .program(try BetaProgramToolCallCallerParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3898,9 +3898,9 @@ public enum BetaToolCallCallerParam: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .direct(let value): try value.encode(to: encoder)
-            case .program(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

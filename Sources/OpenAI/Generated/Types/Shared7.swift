@@ -157,14 +157,14 @@ public enum BetaMCPToolCallError: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "mcp_protocol_error":
-                self = .mcpProtocolError(try BetaMCPProtocolError(from: decoder))
-            case "mcp_tool_execution_error":
-                self = .mcpToolExecutionError(try BetaMCPToolExecutionError(from: decoder))
-            case "http_error":
-                self = .httpError(try BetaHTTPError(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "mcp_protocol_error":
+            self = .mcpProtocolError(try BetaMCPProtocolError(from: decoder))
+        case "mcp_tool_execution_error":
+            self = .mcpToolExecutionError(try BetaMCPToolExecutionError(from: decoder))
+        case "http_error":
+            self = .httpError(try BetaHTTPError(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -173,10 +173,10 @@ public enum BetaMCPToolCallError: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .mcpProtocolError(let value): try value.encode(to: encoder)
-            case .mcpToolExecutionError(let value): try value.encode(to: encoder)
-            case .httpError(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .mcpProtocolError(let value): try value.encode(to: encoder)
+        case .mcpToolExecutionError(let value): try value.encode(to: encoder)
+        case .httpError(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -809,14 +809,14 @@ public enum BetaApplyPatchOperationParam: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "create_file":
-                self = .createFile(try BetaApplyPatchCreateFileOperationParam(from: decoder))
-            case "delete_file":
-                self = .deleteFile(try BetaApplyPatchDeleteFileOperationParam(from: decoder))
-            case "update_file":
-                self = .updateFile(try BetaApplyPatchUpdateFileOperationParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "create_file":
+            self = .createFile(try BetaApplyPatchCreateFileOperationParam(from: decoder))
+        case "delete_file":
+            self = .deleteFile(try BetaApplyPatchDeleteFileOperationParam(from: decoder))
+        case "update_file":
+            self = .updateFile(try BetaApplyPatchUpdateFileOperationParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -825,10 +825,10 @@ public enum BetaApplyPatchOperationParam: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .createFile(let value): try value.encode(to: encoder)
-            case .deleteFile(let value): try value.encode(to: encoder)
-            case .updateFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .createFile(let value): try value.encode(to: encoder)
+        case .deleteFile(let value): try value.encode(to: encoder)
+        case .updateFile(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1177,12 +1177,12 @@ public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "timeout":
-                self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
-            case "exit":
-                self = .exit(try BetaFunctionShellCallOutputExitOutcomeParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "timeout":
+            self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcomeParam(from: decoder))
+        case "exit":
+            self = .exit(try BetaFunctionShellCallOutputExitOutcomeParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1191,9 +1191,9 @@ public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .timeout(let value): try value.encode(to: encoder)
-            case .exit(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .timeout(let value): try value.encode(to: encoder)
+        case .exit(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1375,12 +1375,12 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "local":
-                    self = .local(try BetaLocalEnvironmentParam(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try BetaContainerReferenceParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "local":
+                self = .local(try BetaLocalEnvironmentParam(from: decoder))
+            case "container_reference":
+                self = .containerReference(try BetaContainerReferenceParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1389,9 +1389,9 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .local(let value): try value.encode(to: encoder)
+            case .containerReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1837,12 +1837,12 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "logs":
-                    self = .logs(try BetaCodeInterpreterOutputLogs(from: decoder))
-                case "image":
-                    self = .image(try BetaCodeInterpreterOutputImage(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "logs":
+                self = .logs(try BetaCodeInterpreterOutputLogs(from: decoder))
+            case "image":
+                self = .image(try BetaCodeInterpreterOutputImage(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1851,9 +1851,9 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .logs(let value): try value.encode(to: encoder)
-                case .image(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .logs(let value): try value.encode(to: encoder)
+            case .image(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -2667,14 +2667,14 @@ public struct BetaOutputTextContentParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "file_citation":
-                    self = .fileCitation(try BetaFileCitationParam(from: decoder))
-                case "url_citation":
-                    self = .urlCitation(try BetaURLCitationParam(from: decoder))
-                case "container_file_citation":
-                    self = .containerFileCitation(try BetaContainerFileCitationParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "file_citation":
+                self = .fileCitation(try BetaFileCitationParam(from: decoder))
+            case "url_citation":
+                self = .urlCitation(try BetaURLCitationParam(from: decoder))
+            case "container_file_citation":
+                self = .containerFileCitation(try BetaContainerFileCitationParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -2683,10 +2683,10 @@ public struct BetaOutputTextContentParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .fileCitation(let value): try value.encode(to: encoder)
-                case .urlCitation(let value): try value.encode(to: encoder)
-                case .containerFileCitation(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .fileCitation(let value): try value.encode(to: encoder)
+            case .urlCitation(let value): try value.encode(to: encoder)
+            case .containerFileCitation(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3088,14 +3088,14 @@ public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "input_text":
-                    self = .inputText(try BetaInputTextContentParam(from: decoder))
-                case "input_image":
-                    self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
-                case "encrypted_content":
-                    self = .encryptedContent(try BetaEncryptedContentParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "input_text":
+                self = .inputText(try BetaInputTextContentParam(from: decoder))
+            case "input_image":
+                self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
+            case "encrypted_content":
+                self = .encryptedContent(try BetaEncryptedContentParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3104,10 +3104,10 @@ public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .inputText(let value): try value.encode(to: encoder)
-                case .inputImage(let value): try value.encode(to: encoder)
-                case .encryptedContent(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .inputText(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .encryptedContent(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3457,9 +3457,9 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .values(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .values(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
 
@@ -3483,14 +3483,14 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
                 switch decoder.discriminator("type") {
-                    case "input_text":
-                        self = .inputText(try BetaInputTextContentParam(from: decoder))
-                    case "input_image":
-                        self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
-                    case "input_file":
-                        self = .inputFile(try BetaInputFileContentParam(from: decoder))
-                    default:
-                        self = .unknown(try JSONValue(from: decoder))
+                case "input_text":
+                    self = .inputText(try BetaInputTextContentParam(from: decoder))
+                case "input_image":
+                    self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
+                case "input_file":
+                    self = .inputFile(try BetaInputFileContentParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
                 }
             }
 
@@ -3499,10 +3499,10 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
             /// - Throws: `EncodingError` when the value cannot be encoded.
             public func encode(to encoder: any Encoder) throws {
                 switch self {
-                    case .inputText(let value): try value.encode(to: encoder)
-                    case .inputImage(let value): try value.encode(to: encoder)
-                    case .inputFile(let value): try value.encode(to: encoder)
-                    case .unknown(let value): try value.encode(to: encoder)
+                case .inputText(let value): try value.encode(to: encoder)
+                case .inputImage(let value): try value.encode(to: encoder)
+                case .inputFile(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
                 }
             }
         }
@@ -3849,14 +3849,14 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "search":
-                    self = .search(try BetaWebSearchActionSearch(from: decoder))
-                case "open_page":
-                    self = .openPage(try BetaWebSearchActionOpenPage(from: decoder))
-                case "find_in_page":
-                    self = .findInPage(try BetaWebSearchActionFind(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "search":
+                self = .search(try BetaWebSearchActionSearch(from: decoder))
+            case "open_page":
+                self = .openPage(try BetaWebSearchActionOpenPage(from: decoder))
+            case "find_in_page":
+                self = .findInPage(try BetaWebSearchActionFind(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3865,10 +3865,10 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .search(let value): try value.encode(to: encoder)
-                case .openPage(let value): try value.encode(to: encoder)
-                case .findInPage(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .search(let value): try value.encode(to: encoder)
+            case .openPage(let value): try value.encode(to: encoder)
+            case .findInPage(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

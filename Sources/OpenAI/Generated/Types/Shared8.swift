@@ -473,26 +473,26 @@ public enum BetaComputerAction: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "click":
-                self = .click(try BetaClickParam(from: decoder))
-            case "double_click":
-                self = .doubleClick(try BetaDoubleClickAction(from: decoder))
-            case "drag":
-                self = .drag(try BetaDragParam(from: decoder))
-            case "keypress":
-                self = .keypress(try BetaKeyPressAction(from: decoder))
-            case "move":
-                self = .move(try BetaMoveParam(from: decoder))
-            case "screenshot":
-                self = .screenshot(try BetaScreenshotParam(from: decoder))
-            case "scroll":
-                self = .scroll(try BetaScrollParam(from: decoder))
-            case "type":
-                self = .type(try BetaTypeParam(from: decoder))
-            case "wait":
-                self = .wait(try BetaWaitParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "click":
+            self = .click(try BetaClickParam(from: decoder))
+        case "double_click":
+            self = .doubleClick(try BetaDoubleClickAction(from: decoder))
+        case "drag":
+            self = .drag(try BetaDragParam(from: decoder))
+        case "keypress":
+            self = .keypress(try BetaKeyPressAction(from: decoder))
+        case "move":
+            self = .move(try BetaMoveParam(from: decoder))
+        case "screenshot":
+            self = .screenshot(try BetaScreenshotParam(from: decoder))
+        case "scroll":
+            self = .scroll(try BetaScrollParam(from: decoder))
+        case "type":
+            self = .type(try BetaTypeParam(from: decoder))
+        case "wait":
+            self = .wait(try BetaWaitParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -501,16 +501,16 @@ public enum BetaComputerAction: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .click(let value): try value.encode(to: encoder)
-            case .doubleClick(let value): try value.encode(to: encoder)
-            case .drag(let value): try value.encode(to: encoder)
-            case .keypress(let value): try value.encode(to: encoder)
-            case .move(let value): try value.encode(to: encoder)
-            case .screenshot(let value): try value.encode(to: encoder)
-            case .scroll(let value): try value.encode(to: encoder)
-            case .type(let value): try value.encode(to: encoder)
-            case .wait(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .click(let value): try value.encode(to: encoder)
+        case .doubleClick(let value): try value.encode(to: encoder)
+        case .drag(let value): try value.encode(to: encoder)
+        case .keypress(let value): try value.encode(to: encoder)
+        case .move(let value): try value.encode(to: encoder)
+        case .screenshot(let value): try value.encode(to: encoder)
+        case .scroll(let value): try value.encode(to: encoder)
+        case .type(let value): try value.encode(to: encoder)
+        case .wait(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1262,10 +1262,10 @@ public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable, Exp
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .number(let value): try value.encode(to: encoder)
-            case .boolean(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .number(let value): try value.encode(to: encoder)
+        case .boolean(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1410,12 +1410,12 @@ public enum BetaOutputMessageContent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "output_text":
-                self = .outputText(try BetaOutputTextContent(from: decoder))
-            case "refusal":
-                self = .refusal(try BetaRefusalContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "output_text":
+            self = .outputText(try BetaOutputTextContent(from: decoder))
+        case "refusal":
+            self = .refusal(try BetaRefusalContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1424,9 +1424,9 @@ public enum BetaOutputMessageContent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .outputText(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .outputText(let value): try value.encode(to: encoder)
+        case .refusal(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -1669,16 +1669,16 @@ public enum BetaAnnotation: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "file_citation":
-                self = .fileCitation(try BetaFileCitationBody(from: decoder))
-            case "url_citation":
-                self = .urlCitation(try BetaURLCitationBody(from: decoder))
-            case "container_file_citation":
-                self = .containerFileCitation(try BetaContainerFileCitationBody(from: decoder))
-            case "file_path":
-                self = .filePath(try BetaFilePath(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "file_citation":
+            self = .fileCitation(try BetaFileCitationBody(from: decoder))
+        case "url_citation":
+            self = .urlCitation(try BetaURLCitationBody(from: decoder))
+        case "container_file_citation":
+            self = .containerFileCitation(try BetaContainerFileCitationBody(from: decoder))
+        case "file_path":
+            self = .filePath(try BetaFilePath(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1687,11 +1687,11 @@ public enum BetaAnnotation: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .fileCitation(let value): try value.encode(to: encoder)
-            case .urlCitation(let value): try value.encode(to: encoder)
-            case .containerFileCitation(let value): try value.encode(to: encoder)
-            case .filePath(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .fileCitation(let value): try value.encode(to: encoder)
+        case .urlCitation(let value): try value.encode(to: encoder)
+        case .containerFileCitation(let value): try value.encode(to: encoder)
+        case .filePath(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2085,14 +2085,14 @@ public enum BetaInputContent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try BetaInputTextContent(from: decoder))
-            case "input_image":
-                self = .inputImage(try BetaInputImageContent(from: decoder))
-            case "input_file":
-                self = .inputFile(try BetaInputFileContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "input_text":
+            self = .inputText(try BetaInputTextContent(from: decoder))
+        case "input_image":
+            self = .inputImage(try BetaInputImageContent(from: decoder))
+        case "input_file":
+            self = .inputFile(try BetaInputFileContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -2101,10 +2101,10 @@ public enum BetaInputContent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .inputFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputText(let value): try value.encode(to: encoder)
+        case .inputImage(let value): try value.encode(to: encoder)
+        case .inputFile(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -2235,9 +2235,9 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .betaInputMessageContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .betaInputMessageContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3235,14 +3235,14 @@ public struct BetaApplyPatchToolCall: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "create_file":
-                    self = .createFile(try BetaApplyPatchCreateFileOperation(from: decoder))
-                case "delete_file":
-                    self = .deleteFile(try BetaApplyPatchDeleteFileOperation(from: decoder))
-                case "update_file":
-                    self = .updateFile(try BetaApplyPatchUpdateFileOperation(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "create_file":
+                self = .createFile(try BetaApplyPatchCreateFileOperation(from: decoder))
+            case "delete_file":
+                self = .deleteFile(try BetaApplyPatchDeleteFileOperation(from: decoder))
+            case "update_file":
+                self = .updateFile(try BetaApplyPatchUpdateFileOperation(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3251,10 +3251,10 @@ public struct BetaApplyPatchToolCall: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .createFile(let value): try value.encode(to: encoder)
-                case .deleteFile(let value): try value.encode(to: encoder)
-                case .updateFile(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .createFile(let value): try value.encode(to: encoder)
+            case .deleteFile(let value): try value.encode(to: encoder)
+            case .updateFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3597,12 +3597,12 @@ public struct BetaFunctionShellCallOutputContent: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "timeout":
-                    self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcome(from: decoder))
-                case "exit":
-                    self = .exit(try BetaFunctionShellCallOutputExitOutcome(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "timeout":
+                self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcome(from: decoder))
+            case "exit":
+                self = .exit(try BetaFunctionShellCallOutputExitOutcome(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3611,9 +3611,9 @@ public struct BetaFunctionShellCallOutputContent: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .timeout(let value): try value.encode(to: encoder)
-                case .exit(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .timeout(let value): try value.encode(to: encoder)
+            case .exit(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -3826,12 +3826,12 @@ public struct BetaFunctionShellCall: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "local":
-                    self = .local(try BetaLocalEnvironmentResource(from: decoder))
-                case "container_reference":
-                    self = .containerReference(try BetaContainerReferenceResource(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "local":
+                self = .local(try BetaLocalEnvironmentResource(from: decoder))
+            case "container_reference":
+                self = .containerReference(try BetaContainerReferenceResource(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -3840,9 +3840,9 @@ public struct BetaFunctionShellCall: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .local(let value): try value.encode(to: encoder)
-                case .containerReference(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .local(let value): try value.encode(to: encoder)
+            case .containerReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -805,28 +805,28 @@ public struct BetaAgentMessage: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "input_text":
-                    self = .inputText(try BetaInputTextContent(from: decoder))
-                case "output_text":
-                    self = .outputText(try BetaOutputTextContent(from: decoder))
-                case "text":
-                    self = .text(try BetaTextContent(from: decoder))
-                case "summary_text":
-                    self = .summaryText(try BetaSummaryTextContent(from: decoder))
-                case "reasoning_text":
-                    self = .reasoningText(try BetaReasoningTextContent(from: decoder))
-                case "refusal":
-                    self = .refusal(try BetaRefusalContent(from: decoder))
-                case "input_image":
-                    self = .inputImage(try BetaInputImageContent(from: decoder))
-                case "computer_screenshot":
-                    self = .computerScreenshot(try BetaComputerScreenshotContent(from: decoder))
-                case "input_file":
-                    self = .inputFile(try BetaInputFileContent(from: decoder))
-                case "encrypted_content":
-                    self = .encryptedContent(try BetaEncryptedContent(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "input_text":
+                self = .inputText(try BetaInputTextContent(from: decoder))
+            case "output_text":
+                self = .outputText(try BetaOutputTextContent(from: decoder))
+            case "text":
+                self = .text(try BetaTextContent(from: decoder))
+            case "summary_text":
+                self = .summaryText(try BetaSummaryTextContent(from: decoder))
+            case "reasoning_text":
+                self = .reasoningText(try BetaReasoningTextContent(from: decoder))
+            case "refusal":
+                self = .refusal(try BetaRefusalContent(from: decoder))
+            case "input_image":
+                self = .inputImage(try BetaInputImageContent(from: decoder))
+            case "computer_screenshot":
+                self = .computerScreenshot(try BetaComputerScreenshotContent(from: decoder))
+            case "input_file":
+                self = .inputFile(try BetaInputFileContent(from: decoder))
+            case "encrypted_content":
+                self = .encryptedContent(try BetaEncryptedContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -835,17 +835,17 @@ public struct BetaAgentMessage: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .inputText(let value): try value.encode(to: encoder)
-                case .outputText(let value): try value.encode(to: encoder)
-                case .text(let value): try value.encode(to: encoder)
-                case .summaryText(let value): try value.encode(to: encoder)
-                case .reasoningText(let value): try value.encode(to: encoder)
-                case .refusal(let value): try value.encode(to: encoder)
-                case .inputImage(let value): try value.encode(to: encoder)
-                case .computerScreenshot(let value): try value.encode(to: encoder)
-                case .inputFile(let value): try value.encode(to: encoder)
-                case .encryptedContent(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .inputText(let value): try value.encode(to: encoder)
+            case .outputText(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .summaryText(let value): try value.encode(to: encoder)
+            case .reasoningText(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .computerScreenshot(let value): try value.encode(to: encoder)
+            case .inputFile(let value): try value.encode(to: encoder)
+            case .encryptedContent(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1134,9 +1134,9 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .outputContentList(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -1079,30 +1079,30 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("object") {
-                case "organization.usage.completions.result":
-                    self = .organizationUsageCompletionsResult(try UsageCompletionsResult(from: decoder))
-                case "organization.usage.embeddings.result":
-                    self = .organizationUsageEmbeddingsResult(try UsageEmbeddingsResult(from: decoder))
-                case "organization.usage.moderations.result":
-                    self = .organizationUsageModerationsResult(try UsageModerationsResult(from: decoder))
-                case "organization.usage.images.result":
-                    self = .organizationUsageImagesResult(try UsageImagesResult(from: decoder))
-                case "organization.usage.audio_speeches.result":
-                    self = .organizationUsageAudioSpeechesResult(try UsageAudioSpeechesResult(from: decoder))
-                case "organization.usage.audio_transcriptions.result":
-                    self = .organizationUsageAudioTranscriptionsResult(try UsageAudioTranscriptionsResult(from: decoder))
-                case "organization.usage.vector_stores.result":
-                    self = .organizationUsageVectorStoresResult(try UsageVectorStoresResult(from: decoder))
-                case "organization.usage.code_interpreter_sessions.result":
-                    self = .organizationUsageCodeInterpreterSessionsResult(try UsageCodeInterpreterSessionsResult(from: decoder))
-                case "organization.usage.file_searches.result":
-                    self = .organizationUsageFileSearchesResult(try UsageFileSearchCallsResult(from: decoder))
-                case "organization.usage.web_searches.result":
-                    self = .organizationUsageWebSearchesResult(try UsageWebSearchCallsResult(from: decoder))
-                case "organization.costs.result":
-                    self = .organizationCostsResult(try CostsResult(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "organization.usage.completions.result":
+                self = .organizationUsageCompletionsResult(try UsageCompletionsResult(from: decoder))
+            case "organization.usage.embeddings.result":
+                self = .organizationUsageEmbeddingsResult(try UsageEmbeddingsResult(from: decoder))
+            case "organization.usage.moderations.result":
+                self = .organizationUsageModerationsResult(try UsageModerationsResult(from: decoder))
+            case "organization.usage.images.result":
+                self = .organizationUsageImagesResult(try UsageImagesResult(from: decoder))
+            case "organization.usage.audio_speeches.result":
+                self = .organizationUsageAudioSpeechesResult(try UsageAudioSpeechesResult(from: decoder))
+            case "organization.usage.audio_transcriptions.result":
+                self = .organizationUsageAudioTranscriptionsResult(try UsageAudioTranscriptionsResult(from: decoder))
+            case "organization.usage.vector_stores.result":
+                self = .organizationUsageVectorStoresResult(try UsageVectorStoresResult(from: decoder))
+            case "organization.usage.code_interpreter_sessions.result":
+                self = .organizationUsageCodeInterpreterSessionsResult(try UsageCodeInterpreterSessionsResult(from: decoder))
+            case "organization.usage.file_searches.result":
+                self = .organizationUsageFileSearchesResult(try UsageFileSearchCallsResult(from: decoder))
+            case "organization.usage.web_searches.result":
+                self = .organizationUsageWebSearchesResult(try UsageWebSearchCallsResult(from: decoder))
+            case "organization.costs.result":
+                self = .organizationCostsResult(try CostsResult(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1111,18 +1111,18 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .organizationUsageCompletionsResult(let value): try value.encode(to: encoder)
-                case .organizationUsageEmbeddingsResult(let value): try value.encode(to: encoder)
-                case .organizationUsageModerationsResult(let value): try value.encode(to: encoder)
-                case .organizationUsageImagesResult(let value): try value.encode(to: encoder)
-                case .organizationUsageAudioSpeechesResult(let value): try value.encode(to: encoder)
-                case .organizationUsageAudioTranscriptionsResult(let value): try value.encode(to: encoder)
-                case .organizationUsageVectorStoresResult(let value): try value.encode(to: encoder)
-                case .organizationUsageCodeInterpreterSessionsResult(let value): try value.encode(to: encoder)
-                case .organizationUsageFileSearchesResult(let value): try value.encode(to: encoder)
-                case .organizationUsageWebSearchesResult(let value): try value.encode(to: encoder)
-                case .organizationCostsResult(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .organizationUsageCompletionsResult(let value): try value.encode(to: encoder)
+            case .organizationUsageEmbeddingsResult(let value): try value.encode(to: encoder)
+            case .organizationUsageModerationsResult(let value): try value.encode(to: encoder)
+            case .organizationUsageImagesResult(let value): try value.encode(to: encoder)
+            case .organizationUsageAudioSpeechesResult(let value): try value.encode(to: encoder)
+            case .organizationUsageAudioTranscriptionsResult(let value): try value.encode(to: encoder)
+            case .organizationUsageVectorStoresResult(let value): try value.encode(to: encoder)
+            case .organizationUsageCodeInterpreterSessionsResult(let value): try value.encode(to: encoder)
+            case .organizationUsageFileSearchesResult(let value): try value.encode(to: encoder)
+            case .organizationUsageWebSearchesResult(let value): try value.encode(to: encoder)
+            case .organizationCostsResult(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

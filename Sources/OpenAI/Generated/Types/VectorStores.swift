@@ -51,12 +51,12 @@ public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "auto":
-                self = .auto(try AutoChunkingStrategyRequestParam(from: decoder))
-            case "static":
-                self = .`static`(try StaticChunkingStrategyRequestParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "auto":
+            self = .auto(try AutoChunkingStrategyRequestParam(from: decoder))
+        case "static":
+            self = .`static`(try StaticChunkingStrategyRequestParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -65,9 +65,9 @@ public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .auto(let value): try value.encode(to: encoder)
-            case .`static`(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .auto(let value): try value.encode(to: encoder)
+        case .`static`(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -286,12 +286,12 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "auto":
-                    self = .auto(try AutoChunkingStrategyRequestParam(from: decoder))
-                case "static":
-                    self = .`static`(try StaticChunkingStrategyRequestParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "auto":
+                self = .auto(try AutoChunkingStrategyRequestParam(from: decoder))
+            case "static":
+                self = .`static`(try StaticChunkingStrategyRequestParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -300,9 +300,9 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .auto(let value): try value.encode(to: encoder)
-                case .`static`(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .auto(let value): try value.encode(to: encoder)
+            case .`static`(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1370,12 +1370,12 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "static":
-                    self = .`static`(try StaticChunkingStrategyResponseParam(from: decoder))
-                case "other":
-                    self = .other(try OtherChunkingStrategyResponseParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "static":
+                self = .`static`(try StaticChunkingStrategyResponseParam(from: decoder))
+            case "other":
+                self = .other(try OtherChunkingStrategyResponseParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1384,9 +1384,9 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .`static`(let value): try value.encode(to: encoder)
-                case .other(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .`static`(let value): try value.encode(to: encoder)
+            case .other(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1703,9 +1703,9 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .string(let value): try value.encode(to: encoder)
-                case .strings(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .strings(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }
@@ -1728,12 +1728,12 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
             switch decoder.discriminator("type") {
-                case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
-                    self = .comparisonFilter(try ComparisonFilter(from: decoder))
-                case "and", "or":
-                    self = .compoundFilter(try CompoundFilter(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
+            case "eq", "ne", "gt", "gte", "lt", "lte", "in", "nin":
+                self = .comparisonFilter(try ComparisonFilter(from: decoder))
+            case "and", "or":
+                self = .compoundFilter(try CompoundFilter(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
             }
         }
 
@@ -1742,9 +1742,9 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .comparisonFilter(let value): try value.encode(to: encoder)
-                case .compoundFilter(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .comparisonFilter(let value): try value.encode(to: encoder)
+            case .compoundFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

@@ -1737,40 +1737,40 @@ public enum WebhookEvent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "batch.cancelled":
-                self = .batchCancelled(try WebhookBatchCancelled(from: decoder))
-            case "batch.completed":
-                self = .batchCompleted(try WebhookBatchCompleted(from: decoder))
-            case "batch.expired":
-                self = .batchExpired(try WebhookBatchExpired(from: decoder))
-            case "batch.failed":
-                self = .batchFailed(try WebhookBatchFailed(from: decoder))
-            case "eval.run.canceled":
-                self = .evalRunCanceled(try WebhookEvalRunCanceled(from: decoder))
-            case "eval.run.failed":
-                self = .evalRunFailed(try WebhookEvalRunFailed(from: decoder))
-            case "eval.run.succeeded":
-                self = .evalRunSucceeded(try WebhookEvalRunSucceeded(from: decoder))
-            case "fine_tuning.job.cancelled":
-                self = .fineTuningJobCancelled(try WebhookFineTuningJobCancelled(from: decoder))
-            case "fine_tuning.job.failed":
-                self = .fineTuningJobFailed(try WebhookFineTuningJobFailed(from: decoder))
-            case "fine_tuning.job.succeeded":
-                self = .fineTuningJobSucceeded(try WebhookFineTuningJobSucceeded(from: decoder))
-            case "live.call.incoming":
-                self = .liveCallIncoming(try WebhookLiveCallIncoming(from: decoder))
-            case "realtime.call.incoming":
-                self = .realtimeCallIncoming(try WebhookRealtimeCallIncoming(from: decoder))
-            case "response.cancelled":
-                self = .responseCancelled(try WebhookResponseCancelled(from: decoder))
-            case "response.completed":
-                self = .responseCompleted(try WebhookResponseCompleted(from: decoder))
-            case "response.failed":
-                self = .responseFailed(try WebhookResponseFailed(from: decoder))
-            case "response.incomplete":
-                self = .responseIncomplete(try WebhookResponseIncomplete(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "batch.cancelled":
+            self = .batchCancelled(try WebhookBatchCancelled(from: decoder))
+        case "batch.completed":
+            self = .batchCompleted(try WebhookBatchCompleted(from: decoder))
+        case "batch.expired":
+            self = .batchExpired(try WebhookBatchExpired(from: decoder))
+        case "batch.failed":
+            self = .batchFailed(try WebhookBatchFailed(from: decoder))
+        case "eval.run.canceled":
+            self = .evalRunCanceled(try WebhookEvalRunCanceled(from: decoder))
+        case "eval.run.failed":
+            self = .evalRunFailed(try WebhookEvalRunFailed(from: decoder))
+        case "eval.run.succeeded":
+            self = .evalRunSucceeded(try WebhookEvalRunSucceeded(from: decoder))
+        case "fine_tuning.job.cancelled":
+            self = .fineTuningJobCancelled(try WebhookFineTuningJobCancelled(from: decoder))
+        case "fine_tuning.job.failed":
+            self = .fineTuningJobFailed(try WebhookFineTuningJobFailed(from: decoder))
+        case "fine_tuning.job.succeeded":
+            self = .fineTuningJobSucceeded(try WebhookFineTuningJobSucceeded(from: decoder))
+        case "live.call.incoming":
+            self = .liveCallIncoming(try WebhookLiveCallIncoming(from: decoder))
+        case "realtime.call.incoming":
+            self = .realtimeCallIncoming(try WebhookRealtimeCallIncoming(from: decoder))
+        case "response.cancelled":
+            self = .responseCancelled(try WebhookResponseCancelled(from: decoder))
+        case "response.completed":
+            self = .responseCompleted(try WebhookResponseCompleted(from: decoder))
+        case "response.failed":
+            self = .responseFailed(try WebhookResponseFailed(from: decoder))
+        case "response.incomplete":
+            self = .responseIncomplete(try WebhookResponseIncomplete(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1779,23 +1779,23 @@ public enum WebhookEvent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .batchCancelled(let value): try value.encode(to: encoder)
-            case .batchCompleted(let value): try value.encode(to: encoder)
-            case .batchExpired(let value): try value.encode(to: encoder)
-            case .batchFailed(let value): try value.encode(to: encoder)
-            case .evalRunCanceled(let value): try value.encode(to: encoder)
-            case .evalRunFailed(let value): try value.encode(to: encoder)
-            case .evalRunSucceeded(let value): try value.encode(to: encoder)
-            case .fineTuningJobCancelled(let value): try value.encode(to: encoder)
-            case .fineTuningJobFailed(let value): try value.encode(to: encoder)
-            case .fineTuningJobSucceeded(let value): try value.encode(to: encoder)
-            case .liveCallIncoming(let value): try value.encode(to: encoder)
-            case .realtimeCallIncoming(let value): try value.encode(to: encoder)
-            case .responseCancelled(let value): try value.encode(to: encoder)
-            case .responseCompleted(let value): try value.encode(to: encoder)
-            case .responseFailed(let value): try value.encode(to: encoder)
-            case .responseIncomplete(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .batchCancelled(let value): try value.encode(to: encoder)
+        case .batchCompleted(let value): try value.encode(to: encoder)
+        case .batchExpired(let value): try value.encode(to: encoder)
+        case .batchFailed(let value): try value.encode(to: encoder)
+        case .evalRunCanceled(let value): try value.encode(to: encoder)
+        case .evalRunFailed(let value): try value.encode(to: encoder)
+        case .evalRunSucceeded(let value): try value.encode(to: encoder)
+        case .fineTuningJobCancelled(let value): try value.encode(to: encoder)
+        case .fineTuningJobFailed(let value): try value.encode(to: encoder)
+        case .fineTuningJobSucceeded(let value): try value.encode(to: encoder)
+        case .liveCallIncoming(let value): try value.encode(to: encoder)
+        case .realtimeCallIncoming(let value): try value.encode(to: encoder)
+        case .responseCancelled(let value): try value.encode(to: encoder)
+        case .responseCompleted(let value): try value.encode(to: encoder)
+        case .responseFailed(let value): try value.encode(to: encoder)
+        case .responseIncomplete(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
