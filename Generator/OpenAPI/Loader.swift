@@ -277,6 +277,7 @@ struct LoadContext {
         var discriminator: Schema.Discriminator?
         var defaultValue: ScalarValue?
         var swiftType: String?
+        var sdkOnly = false
         for pair in pairs {
             let value = pair.value
             switch pair.key {
@@ -340,6 +341,7 @@ struct LoadContext {
                 }
             case "default": defaultValue = scalarValue(value)
             case "x-swift-type": swiftType = value.scalarText
+            case "x-oaiSupportedSDKs": sdkOnly = true
             default: break
             }
         }
@@ -368,7 +370,7 @@ struct LoadContext {
             description: description, deprecated: deprecated, properties: properties, required: required,
             additionalProperties: additional, items: items, enumValues: enumValues, constValue: constValue,
             oneOf: oneOf, anyOf: anyOf, allOf: allOf, discriminator: discriminator,
-            defaultValue: defaultValue, swiftType: swiftType)
+            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly)
     }
 }
 
@@ -399,7 +401,7 @@ extension Schema {
             description: description, deprecated: deprecated, properties: properties, required: required,
             additionalProperties: additionalProperties, items: items, enumValues: enumValues,
             constValue: constValue, oneOf: oneOf, anyOf: anyOf, allOf: allOf, discriminator: discriminator,
-            defaultValue: defaultValue, swiftType: swiftType)
+            defaultValue: defaultValue, swiftType: swiftType, sdkOnly: sdkOnly)
     }
 
     static func empty(_ location: SourceLocation) -> Schema {

@@ -57,6 +57,8 @@ public final class Schema: Sendable {
     public let defaultValue: ScalarValue?
     /// `x-swift-type`: a hand-written type to use instead (set by the project's overlay).
     public let swiftType: String?
+    /// `x-oaiSupportedSDKs`: a convenience OpenAI's own SDKs compute; not sent on the wire.
+    public let sdkOnly: Bool
 
     init(
         location: SourceLocation, ref: String?, types: [String], nullable: Bool, format: String?,
@@ -64,7 +66,7 @@ public final class Schema: Sendable {
         properties: [(name: String, schema: Schema)], required: [String],
         additionalProperties: AdditionalProperties, items: Schema?, enumValues: [ScalarValue]?,
         constValue: ScalarValue?, oneOf: [Schema], anyOf: [Schema], allOf: [Schema],
-        discriminator: Discriminator?, defaultValue: ScalarValue?, swiftType: String?
+        discriminator: Discriminator?, defaultValue: ScalarValue?, swiftType: String?, sdkOnly: Bool = false
     ) {
         self.location = location
         self.ref = ref
@@ -86,6 +88,7 @@ public final class Schema: Sendable {
         self.discriminator = discriminator
         self.defaultValue = defaultValue
         self.swiftType = swiftType
+        self.sdkOnly = sdkOnly
     }
 }
 

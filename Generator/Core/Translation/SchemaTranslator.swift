@@ -108,6 +108,12 @@ struct SchemaTranslator {
         return false
     }
 
+    /// Whether a property is a convenience OpenAI's SDKs compute (`x-oaiSupportedSDKs`), not a
+    /// wire member; hand-written helpers provide it (e.g. `Response.outputText`).
+    static func isSDKOnly(_ schema: Schema) -> Bool {
+        schema.sdkOnly || (schema.oneOf + schema.anyOf).contains { $0.sdkOnly }
+    }
+
     /// Whether a schema only annotates (a description, a title, a default) and constrains nothing.
     static func isAnnotationOnly(_ schema: Schema) -> Bool {
         schema.ref == nil && schema.properties.isEmpty && schema.oneOf.isEmpty && schema.anyOf.isEmpty
@@ -453,7 +459,7 @@ struct SchemaTranslator {
         }
         var properties: [Property] = []
         var usedNames: Set<String> = ["additionalProperties"]
-        for (wireName, propertySchema) in flattened.properties {
+        for (wireName, propertySchema) in flattened.properties where !Self.isSDKOnly(propertySchema) {
             let resolved = resolve(propertySchema, suggestedName: wireName, scope: inner, multipart: multipart)
             var swiftName = Naming.memberName(wireName)
             var counter = 2

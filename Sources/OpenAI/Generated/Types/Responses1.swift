@@ -1266,8 +1266,6 @@ public struct Response: Codable, Hashable, Sendable {
     public var reasoning: Reasoning?
     /// The `instructions` member.
     public var instructions: Response.Instructions?
-    /// The `output_text` member.
-    public var outputText: Swift.String?
     /// Represents token usage details including input tokens, output tokens,
     /// a breakdown of output tokens, and the total tokens used.
     public var usage: ResponseUsage?
@@ -1312,7 +1310,6 @@ public struct Response: Codable, Hashable, Sendable {
     ///   - incompleteDetails: The `incomplete_details` member.
     ///   - reasoning: The `reasoning` member.
     ///   - instructions: The `instructions` member.
-    ///   - outputText: The `output_text` member.
     ///   - usage: Represents token usage details including input tokens, output tokens,
     ///   - promptCacheOptions: The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
     ///   - moderation: The `moderation` member.
@@ -1347,7 +1344,6 @@ public struct Response: Codable, Hashable, Sendable {
         incompleteDetails: Response.IncompleteDetails? = nil,
         reasoning: Reasoning? = nil,
         instructions: Response.Instructions? = nil,
-        outputText: Swift.String? = nil,
         usage: ResponseUsage? = nil,
         promptCacheOptions: PromptCacheOptions? = nil,
         moderation: Moderation? = nil,
@@ -1382,7 +1378,6 @@ public struct Response: Codable, Hashable, Sendable {
         self.output = output
         self.reasoning = reasoning
         self.instructions = instructions
-        self.outputText = outputText
         self.usage = usage
         self.promptCacheOptions = promptCacheOptions
         self.moderation = moderation
@@ -1419,7 +1414,6 @@ public struct Response: Codable, Hashable, Sendable {
         case output
         case reasoning
         case instructions
-        case outputText = "output_text"
         case usage
         case promptCacheOptions = "prompt_cache_options"
         case moderation
@@ -1463,7 +1457,6 @@ public struct Response: Codable, Hashable, Sendable {
         self.output = try container.decodeIfPresent([OutputItem].self, forKey: .output) ?? []
         self.reasoning = try container.decodeIfPresent(Reasoning.self, forKey: .reasoning)
         self.instructions = try container.decodeIfPresent(Response.Instructions.self, forKey: .instructions)
-        self.outputText = try container.decodeIfPresent(Swift.String.self, forKey: .outputText)
         self.usage = try container.decodeIfPresent(ResponseUsage.self, forKey: .usage)
         self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptions.self, forKey: .promptCacheOptions)
         self.moderation = try container.decodeIfPresent(Moderation.self, forKey: .moderation)
@@ -1505,7 +1498,6 @@ public struct Response: Codable, Hashable, Sendable {
         try container.encode(self.output, forKey: .output)
         try container.encodeIfPresent(self.reasoning, forKey: .reasoning)
         try container.encode(self.instructions, forKey: .instructions)
-        try container.encodeIfPresent(self.outputText, forKey: .outputText)
         try container.encodeIfPresent(self.usage, forKey: .usage)
         try container.encodeIfPresent(self.promptCacheOptions, forKey: .promptCacheOptions)
         try container.encodeIfPresent(self.moderation, forKey: .moderation)

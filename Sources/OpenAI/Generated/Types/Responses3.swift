@@ -104,8 +104,6 @@ public struct BetaResponse: Codable, Hashable, Sendable {
     public var reasoning: BetaReasoning?
     /// The `instructions` member.
     public var instructions: BetaResponse.Instructions?
-    /// The `output_text` member.
-    public var outputText: Swift.String?
     /// Represents token usage details including input tokens, output tokens,
     /// a breakdown of output tokens, and the total tokens used.
     public var usage: BetaResponseUsage?
@@ -151,7 +149,6 @@ public struct BetaResponse: Codable, Hashable, Sendable {
     ///   - incompleteDetails: The `incomplete_details` member.
     ///   - reasoning: The `reasoning` member.
     ///   - instructions: The `instructions` member.
-    ///   - outputText: The `output_text` member.
     ///   - usage: Represents token usage details including input tokens, output tokens,
     ///   - promptCacheOptions: The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
     ///   - moderation: The `moderation` member.
@@ -186,7 +183,6 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         incompleteDetails: BetaResponse.IncompleteDetails? = nil,
         reasoning: BetaReasoning? = nil,
         instructions: BetaResponse.Instructions? = nil,
-        outputText: Swift.String? = nil,
         usage: BetaResponseUsage? = nil,
         promptCacheOptions: BetaPromptCacheOptions? = nil,
         moderation: BetaModeration? = nil,
@@ -220,7 +216,6 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         self.output = output
         self.reasoning = reasoning
         self.instructions = instructions
-        self.outputText = outputText
         self.usage = usage
         self.promptCacheOptions = promptCacheOptions
         self.moderation = moderation
@@ -257,7 +252,6 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         case output
         case reasoning
         case instructions
-        case outputText = "output_text"
         case usage
         case promptCacheOptions = "prompt_cache_options"
         case moderation
@@ -301,7 +295,6 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         self.output = try container.decodeIfPresent([BetaOutputItem].self, forKey: .output) ?? []
         self.reasoning = try container.decodeIfPresent(BetaReasoning.self, forKey: .reasoning)
         self.instructions = try container.decodeIfPresent(BetaResponse.Instructions.self, forKey: .instructions)
-        self.outputText = try container.decodeIfPresent(Swift.String.self, forKey: .outputText)
         self.usage = try container.decodeIfPresent(BetaResponseUsage.self, forKey: .usage)
         self.promptCacheOptions = try container.decodeIfPresent(BetaPromptCacheOptions.self, forKey: .promptCacheOptions)
         self.moderation = try container.decodeIfPresent(BetaModeration.self, forKey: .moderation)
@@ -343,7 +336,6 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         try container.encode(self.output, forKey: .output)
         try container.encodeIfPresent(self.reasoning, forKey: .reasoning)
         try container.encode(self.instructions, forKey: .instructions)
-        try container.encodeIfPresent(self.outputText, forKey: .outputText)
         try container.encodeIfPresent(self.usage, forKey: .usage)
         try container.encodeIfPresent(self.promptCacheOptions, forKey: .promptCacheOptions)
         try container.encodeIfPresent(self.moderation, forKey: .moderation)
