@@ -8,11 +8,11 @@ enum OperationResponseTypes {
     /// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.
     static func responseType(of operationID: Swift.String) -> (any Decodable.Type)? {
         switch operationID {
-            case "CreateContainerFile": return Thing.self
-            case "beta_createResponse": return Thing.self
-            case "create-realtime-call": return Thing.self
-            case "createFile": return Thing.self
-            default: return nil
+        case "CreateContainerFile": return Thing.self
+        case "beta_createResponse": return Thing.self
+        case "create-realtime-call": return Thing.self
+        case "createFile": return Thing.self
+        default: return nil
         }
     }
 }

@@ -8,8 +8,8 @@ enum OperationResponseTypes {
     /// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.
     static func responseType(of operationID: Swift.String) -> (any Decodable.Type)? {
         switch operationID {
-            case "listVectorStoreFiles": return VectorStoreFileList.self
-            default: return nil
+        case "listVectorStoreFiles": return VectorStoreFileList.self
+        default: return nil
         }
     }
 }

@@ -8,9 +8,9 @@ enum OperationResponseTypes {
     /// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.
     static func responseType(of operationID: Swift.String) -> (any Decodable.Type)? {
         switch operationID {
-            case "beta_createResponse": return Response.self
-            case "createResponse": return Response.self
-            default: return nil
+        case "beta_createResponse": return Response.self
+        case "createResponse": return Response.self
+        default: return nil
         }
     }
 }

@@ -8,7 +8,7 @@ enum OperationResponseTypes {
     /// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.
     static func responseType(of operationID: Swift.String) -> (any Decodable.Type)? {
         switch operationID {
-            default: return nil
+        default: return nil
         }
     }
 }

@@ -8,8 +8,8 @@ enum OperationResponseTypes {
     /// The reply type of the operation `operationID`, or `nil` when its reply is not JSON.
     static func responseType(of operationID: Swift.String) -> (any Decodable.Type)? {
         switch operationID {
-            case "usage-costs": return OrganizationCostsAPI.RetrieveResponse.self
-            default: return nil
+        case "usage-costs": return OrganizationCostsAPI.RetrieveResponse.self
+        default: return nil
         }
     }
 }

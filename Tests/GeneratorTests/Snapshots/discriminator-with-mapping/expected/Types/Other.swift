@@ -115,12 +115,12 @@ public enum Pet: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("pet_type") {
-            case "kitty":
-                self = .kitty(try Cat(from: decoder))
-            case "doggo":
-                self = .doggo(try Dog(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "kitty":
+            self = .kitty(try Cat(from: decoder))
+        case "doggo":
+            self = .doggo(try Dog(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -129,9 +129,9 @@ public enum Pet: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .kitty(let value): try value.encode(to: encoder)
-            case .doggo(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .kitty(let value): try value.encode(to: encoder)
+        case .doggo(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -101,12 +101,12 @@ public enum InputContent: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try InputTextContent(from: decoder))
-            case "input_image":
-                self = .inputImage(try InputImageContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "input_text":
+            self = .inputText(try InputTextContent(from: decoder))
+        case "input_image":
+            self = .inputImage(try InputImageContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -115,9 +115,9 @@ public enum InputContent: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .inputText(let value): try value.encode(to: encoder)
+        case .inputImage(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

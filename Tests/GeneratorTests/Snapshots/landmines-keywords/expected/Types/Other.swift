@@ -3066,142 +3066,142 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "associatedtype":
-                self = .`associatedtype`(try Associatedtype(from: decoder))
-            case "class":
-                self = .`class`(try Class(from: decoder))
-            case "deinit":
-                self = .`deinit`(try Deinit(from: decoder))
-            case "enum":
-                self = .`enum`(try Enum(from: decoder))
-            case "extension":
-                self = .`extension`(try Extension(from: decoder))
-            case "fileprivate":
-                self = .`fileprivate`(try Fileprivate(from: decoder))
-            case "func":
-                self = .`func`(try Func(from: decoder))
-            case "import":
-                self = .`import`(try Import(from: decoder))
-            case "init":
-                self = .`init`(try Init(from: decoder))
-            case "inout":
-                self = .`inout`(try Inout(from: decoder))
-            case "internal":
-                self = .`internal`(try Internal(from: decoder))
-            case "let":
-                self = .`let`(try Let(from: decoder))
-            case "open":
-                self = .`open`(try Open(from: decoder))
-            case "operator":
-                self = .`operator`(try Operator(from: decoder))
-            case "private":
-                self = .`private`(try Private(from: decoder))
-            case "precedencegroup":
-                self = .`precedencegroup`(try Precedencegroup(from: decoder))
-            case "protocol":
-                self = .`protocol`(try ProtocolValue(from: decoder))
-            case "public":
-                self = .`public`(try Public(from: decoder))
-            case "rethrows":
-                self = .`rethrows`(try Rethrows(from: decoder))
-            case "static":
-                self = .`static`(try Static(from: decoder))
-            case "struct":
-                self = .`struct`(try Struct(from: decoder))
-            case "subscript":
-                self = .`subscript`(try Subscript(from: decoder))
-            case "typealias":
-                self = .`typealias`(try Typealias(from: decoder))
-            case "var":
-                self = .`var`(try Var(from: decoder))
-            case "break":
-                self = .`break`(try Break(from: decoder))
-            case "case":
-                self = .`case`(try Case(from: decoder))
-            case "catch":
-                self = .`catch`(try Catch(from: decoder))
-            case "continue":
-                self = .`continue`(try Continue(from: decoder))
-            case "default":
-                self = .`default`(try Default(from: decoder))
-            case "defer":
-                self = .`defer`(try Defer(from: decoder))
-            case "do":
-                self = .`do`(try Do(from: decoder))
-            case "else":
-                self = .`else`(try Else(from: decoder))
-            case "fallthrough":
-                self = .`fallthrough`(try Fallthrough(from: decoder))
-            case "for":
-                self = .`for`(try For(from: decoder))
-            case "guard":
-                self = .`guard`(try Guard(from: decoder))
-            case "if":
-                self = .`if`(try If(from: decoder))
-            case "in":
-                self = .`in`(try In(from: decoder))
-            case "repeat":
-                self = .`repeat`(try Repeat(from: decoder))
-            case "return":
-                self = .`return`(try Return(from: decoder))
-            case "throw":
-                self = .`throw`(try Throw(from: decoder))
-            case "switch":
-                self = .`switch`(try Switch(from: decoder))
-            case "where":
-                self = .`where`(try Where(from: decoder))
-            case "while":
-                self = .`while`(try While(from: decoder))
-            case "as":
-                self = .`as`(try As(from: decoder))
-            case "Any":
-                self = .`any`(try AnyValue(from: decoder))
-            case "false":
-                self = .`false`(try False(from: decoder))
-            case "is":
-                self = .`is`(try Is(from: decoder))
-            case "nil":
-                self = .`nil`(try Nil(from: decoder))
-            case "self":
-                self = .`self`(try SelfValue(from: decoder))
-            case "Self":
-                self = .self2(try SelfValueObject(from: decoder))
-            case "super":
-                self = .`super`(try Super(from: decoder))
-            case "throws":
-                self = .`throws`(try Throws(from: decoder))
-            case "true":
-                self = .`true`(try True(from: decoder))
-            case "try":
-                self = .`try`(try Try(from: decoder))
-            case "await":
-                self = .`await`(try Await(from: decoder))
-            case "async":
-                self = .`async`(try Async(from: decoder))
-            case "consume":
-                self = .`consume`(try Consume(from: decoder))
-            case "copy":
-                self = .`copy`(try Copy(from: decoder))
-            case "discard":
-                self = .`discard`(try Discard(from: decoder))
-            case "borrowing":
-                self = .`borrowing`(try Borrowing(from: decoder))
-            case "consuming":
-                self = .`consuming`(try Consuming(from: decoder))
-            case "package":
-                self = .`package`(try Package(from: decoder))
-            case "some":
-                self = .`some`(try Some(from: decoder))
-            case "any":
-                self = .any2(try AnyValueObject(from: decoder))
-            case "Type":
-                self = .type(try TypeValue(from: decoder))
-            case "Protocol":
-                self = .protocol2(try ProtocolValueObject(from: decoder))
-            case "_":
-                self = .value(try Value(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "associatedtype":
+            self = .`associatedtype`(try Associatedtype(from: decoder))
+        case "class":
+            self = .`class`(try Class(from: decoder))
+        case "deinit":
+            self = .`deinit`(try Deinit(from: decoder))
+        case "enum":
+            self = .`enum`(try Enum(from: decoder))
+        case "extension":
+            self = .`extension`(try Extension(from: decoder))
+        case "fileprivate":
+            self = .`fileprivate`(try Fileprivate(from: decoder))
+        case "func":
+            self = .`func`(try Func(from: decoder))
+        case "import":
+            self = .`import`(try Import(from: decoder))
+        case "init":
+            self = .`init`(try Init(from: decoder))
+        case "inout":
+            self = .`inout`(try Inout(from: decoder))
+        case "internal":
+            self = .`internal`(try Internal(from: decoder))
+        case "let":
+            self = .`let`(try Let(from: decoder))
+        case "open":
+            self = .`open`(try Open(from: decoder))
+        case "operator":
+            self = .`operator`(try Operator(from: decoder))
+        case "private":
+            self = .`private`(try Private(from: decoder))
+        case "precedencegroup":
+            self = .`precedencegroup`(try Precedencegroup(from: decoder))
+        case "protocol":
+            self = .`protocol`(try ProtocolValue(from: decoder))
+        case "public":
+            self = .`public`(try Public(from: decoder))
+        case "rethrows":
+            self = .`rethrows`(try Rethrows(from: decoder))
+        case "static":
+            self = .`static`(try Static(from: decoder))
+        case "struct":
+            self = .`struct`(try Struct(from: decoder))
+        case "subscript":
+            self = .`subscript`(try Subscript(from: decoder))
+        case "typealias":
+            self = .`typealias`(try Typealias(from: decoder))
+        case "var":
+            self = .`var`(try Var(from: decoder))
+        case "break":
+            self = .`break`(try Break(from: decoder))
+        case "case":
+            self = .`case`(try Case(from: decoder))
+        case "catch":
+            self = .`catch`(try Catch(from: decoder))
+        case "continue":
+            self = .`continue`(try Continue(from: decoder))
+        case "default":
+            self = .`default`(try Default(from: decoder))
+        case "defer":
+            self = .`defer`(try Defer(from: decoder))
+        case "do":
+            self = .`do`(try Do(from: decoder))
+        case "else":
+            self = .`else`(try Else(from: decoder))
+        case "fallthrough":
+            self = .`fallthrough`(try Fallthrough(from: decoder))
+        case "for":
+            self = .`for`(try For(from: decoder))
+        case "guard":
+            self = .`guard`(try Guard(from: decoder))
+        case "if":
+            self = .`if`(try If(from: decoder))
+        case "in":
+            self = .`in`(try In(from: decoder))
+        case "repeat":
+            self = .`repeat`(try Repeat(from: decoder))
+        case "return":
+            self = .`return`(try Return(from: decoder))
+        case "throw":
+            self = .`throw`(try Throw(from: decoder))
+        case "switch":
+            self = .`switch`(try Switch(from: decoder))
+        case "where":
+            self = .`where`(try Where(from: decoder))
+        case "while":
+            self = .`while`(try While(from: decoder))
+        case "as":
+            self = .`as`(try As(from: decoder))
+        case "Any":
+            self = .`any`(try AnyValue(from: decoder))
+        case "false":
+            self = .`false`(try False(from: decoder))
+        case "is":
+            self = .`is`(try Is(from: decoder))
+        case "nil":
+            self = .`nil`(try Nil(from: decoder))
+        case "self":
+            self = .`self`(try SelfValue(from: decoder))
+        case "Self":
+            self = .self2(try SelfValueObject(from: decoder))
+        case "super":
+            self = .`super`(try Super(from: decoder))
+        case "throws":
+            self = .`throws`(try Throws(from: decoder))
+        case "true":
+            self = .`true`(try True(from: decoder))
+        case "try":
+            self = .`try`(try Try(from: decoder))
+        case "await":
+            self = .`await`(try Await(from: decoder))
+        case "async":
+            self = .`async`(try Async(from: decoder))
+        case "consume":
+            self = .`consume`(try Consume(from: decoder))
+        case "copy":
+            self = .`copy`(try Copy(from: decoder))
+        case "discard":
+            self = .`discard`(try Discard(from: decoder))
+        case "borrowing":
+            self = .`borrowing`(try Borrowing(from: decoder))
+        case "consuming":
+            self = .`consuming`(try Consuming(from: decoder))
+        case "package":
+            self = .`package`(try Package(from: decoder))
+        case "some":
+            self = .`some`(try Some(from: decoder))
+        case "any":
+            self = .any2(try AnyValueObject(from: decoder))
+        case "Type":
+            self = .type(try TypeValue(from: decoder))
+        case "Protocol":
+            self = .protocol2(try ProtocolValueObject(from: decoder))
+        case "_":
+            self = .value(try Value(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -3210,74 +3210,74 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .`associatedtype`(let value): try value.encode(to: encoder)
-            case .`class`(let value): try value.encode(to: encoder)
-            case .`deinit`(let value): try value.encode(to: encoder)
-            case .`enum`(let value): try value.encode(to: encoder)
-            case .`extension`(let value): try value.encode(to: encoder)
-            case .`fileprivate`(let value): try value.encode(to: encoder)
-            case .`func`(let value): try value.encode(to: encoder)
-            case .`import`(let value): try value.encode(to: encoder)
-            case .`init`(let value): try value.encode(to: encoder)
-            case .`inout`(let value): try value.encode(to: encoder)
-            case .`internal`(let value): try value.encode(to: encoder)
-            case .`let`(let value): try value.encode(to: encoder)
-            case .`open`(let value): try value.encode(to: encoder)
-            case .`operator`(let value): try value.encode(to: encoder)
-            case .`private`(let value): try value.encode(to: encoder)
-            case .`precedencegroup`(let value): try value.encode(to: encoder)
-            case .`protocol`(let value): try value.encode(to: encoder)
-            case .`public`(let value): try value.encode(to: encoder)
-            case .`rethrows`(let value): try value.encode(to: encoder)
-            case .`static`(let value): try value.encode(to: encoder)
-            case .`struct`(let value): try value.encode(to: encoder)
-            case .`subscript`(let value): try value.encode(to: encoder)
-            case .`typealias`(let value): try value.encode(to: encoder)
-            case .`var`(let value): try value.encode(to: encoder)
-            case .`break`(let value): try value.encode(to: encoder)
-            case .`case`(let value): try value.encode(to: encoder)
-            case .`catch`(let value): try value.encode(to: encoder)
-            case .`continue`(let value): try value.encode(to: encoder)
-            case .`default`(let value): try value.encode(to: encoder)
-            case .`defer`(let value): try value.encode(to: encoder)
-            case .`do`(let value): try value.encode(to: encoder)
-            case .`else`(let value): try value.encode(to: encoder)
-            case .`fallthrough`(let value): try value.encode(to: encoder)
-            case .`for`(let value): try value.encode(to: encoder)
-            case .`guard`(let value): try value.encode(to: encoder)
-            case .`if`(let value): try value.encode(to: encoder)
-            case .`in`(let value): try value.encode(to: encoder)
-            case .`repeat`(let value): try value.encode(to: encoder)
-            case .`return`(let value): try value.encode(to: encoder)
-            case .`throw`(let value): try value.encode(to: encoder)
-            case .`switch`(let value): try value.encode(to: encoder)
-            case .`where`(let value): try value.encode(to: encoder)
-            case .`while`(let value): try value.encode(to: encoder)
-            case .`as`(let value): try value.encode(to: encoder)
-            case .`any`(let value): try value.encode(to: encoder)
-            case .`false`(let value): try value.encode(to: encoder)
-            case .`is`(let value): try value.encode(to: encoder)
-            case .`nil`(let value): try value.encode(to: encoder)
-            case .`self`(let value): try value.encode(to: encoder)
-            case .self2(let value): try value.encode(to: encoder)
-            case .`super`(let value): try value.encode(to: encoder)
-            case .`throws`(let value): try value.encode(to: encoder)
-            case .`true`(let value): try value.encode(to: encoder)
-            case .`try`(let value): try value.encode(to: encoder)
-            case .`await`(let value): try value.encode(to: encoder)
-            case .`async`(let value): try value.encode(to: encoder)
-            case .`consume`(let value): try value.encode(to: encoder)
-            case .`copy`(let value): try value.encode(to: encoder)
-            case .`discard`(let value): try value.encode(to: encoder)
-            case .`borrowing`(let value): try value.encode(to: encoder)
-            case .`consuming`(let value): try value.encode(to: encoder)
-            case .`package`(let value): try value.encode(to: encoder)
-            case .`some`(let value): try value.encode(to: encoder)
-            case .any2(let value): try value.encode(to: encoder)
-            case .type(let value): try value.encode(to: encoder)
-            case .protocol2(let value): try value.encode(to: encoder)
-            case .value(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .`associatedtype`(let value): try value.encode(to: encoder)
+        case .`class`(let value): try value.encode(to: encoder)
+        case .`deinit`(let value): try value.encode(to: encoder)
+        case .`enum`(let value): try value.encode(to: encoder)
+        case .`extension`(let value): try value.encode(to: encoder)
+        case .`fileprivate`(let value): try value.encode(to: encoder)
+        case .`func`(let value): try value.encode(to: encoder)
+        case .`import`(let value): try value.encode(to: encoder)
+        case .`init`(let value): try value.encode(to: encoder)
+        case .`inout`(let value): try value.encode(to: encoder)
+        case .`internal`(let value): try value.encode(to: encoder)
+        case .`let`(let value): try value.encode(to: encoder)
+        case .`open`(let value): try value.encode(to: encoder)
+        case .`operator`(let value): try value.encode(to: encoder)
+        case .`private`(let value): try value.encode(to: encoder)
+        case .`precedencegroup`(let value): try value.encode(to: encoder)
+        case .`protocol`(let value): try value.encode(to: encoder)
+        case .`public`(let value): try value.encode(to: encoder)
+        case .`rethrows`(let value): try value.encode(to: encoder)
+        case .`static`(let value): try value.encode(to: encoder)
+        case .`struct`(let value): try value.encode(to: encoder)
+        case .`subscript`(let value): try value.encode(to: encoder)
+        case .`typealias`(let value): try value.encode(to: encoder)
+        case .`var`(let value): try value.encode(to: encoder)
+        case .`break`(let value): try value.encode(to: encoder)
+        case .`case`(let value): try value.encode(to: encoder)
+        case .`catch`(let value): try value.encode(to: encoder)
+        case .`continue`(let value): try value.encode(to: encoder)
+        case .`default`(let value): try value.encode(to: encoder)
+        case .`defer`(let value): try value.encode(to: encoder)
+        case .`do`(let value): try value.encode(to: encoder)
+        case .`else`(let value): try value.encode(to: encoder)
+        case .`fallthrough`(let value): try value.encode(to: encoder)
+        case .`for`(let value): try value.encode(to: encoder)
+        case .`guard`(let value): try value.encode(to: encoder)
+        case .`if`(let value): try value.encode(to: encoder)
+        case .`in`(let value): try value.encode(to: encoder)
+        case .`repeat`(let value): try value.encode(to: encoder)
+        case .`return`(let value): try value.encode(to: encoder)
+        case .`throw`(let value): try value.encode(to: encoder)
+        case .`switch`(let value): try value.encode(to: encoder)
+        case .`where`(let value): try value.encode(to: encoder)
+        case .`while`(let value): try value.encode(to: encoder)
+        case .`as`(let value): try value.encode(to: encoder)
+        case .`any`(let value): try value.encode(to: encoder)
+        case .`false`(let value): try value.encode(to: encoder)
+        case .`is`(let value): try value.encode(to: encoder)
+        case .`nil`(let value): try value.encode(to: encoder)
+        case .`self`(let value): try value.encode(to: encoder)
+        case .self2(let value): try value.encode(to: encoder)
+        case .`super`(let value): try value.encode(to: encoder)
+        case .`throws`(let value): try value.encode(to: encoder)
+        case .`true`(let value): try value.encode(to: encoder)
+        case .`try`(let value): try value.encode(to: encoder)
+        case .`await`(let value): try value.encode(to: encoder)
+        case .`async`(let value): try value.encode(to: encoder)
+        case .`consume`(let value): try value.encode(to: encoder)
+        case .`copy`(let value): try value.encode(to: encoder)
+        case .`discard`(let value): try value.encode(to: encoder)
+        case .`borrowing`(let value): try value.encode(to: encoder)
+        case .`consuming`(let value): try value.encode(to: encoder)
+        case .`package`(let value): try value.encode(to: encoder)
+        case .`some`(let value): try value.encode(to: encoder)
+        case .any2(let value): try value.encode(to: encoder)
+        case .type(let value): try value.encode(to: encoder)
+        case .protocol2(let value): try value.encode(to: encoder)
+        case .value(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

@@ -1461,60 +1461,60 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
         switch decoder.discriminator("type") {
-            case "OpenAIClient":
-                self = .openAIClient(try OpenAIClientObject(from: decoder))
-            case "OpenAIError":
-                self = .openAIError(try OpenAIErrorObject(from: decoder))
-            case "JSONValue":
-                self = .jsonValue(try JSONValueObject(from: decoder))
-            case "OpenEnum":
-                self = .openEnum(try OpenEnumObject(from: decoder))
-            case "AnyCodingKey":
-                self = .anyCodingKey(try AnyCodingKeyObject(from: decoder))
-            case "FileUpload":
-                self = .fileUpload(try FileUploadObject(from: decoder))
-            case "RequestOptions":
-                self = .requestOptions(try RequestOptionsObject(from: decoder))
-            case "HTTPRequest":
-                self = .httpRequest(try HTTPRequestObject(from: decoder))
-            case "HTTPResponse":
-                self = .httpResponse(try HTTPResponseObject(from: decoder))
-            case "HTTPTransport":
-                self = .httpTransport(try HTTPTransportObject(from: decoder))
-            case "URLSessionTransport":
-                self = .urlSessionTransport(try URLSessionTransportObject(from: decoder))
-            case "Error":
-                self = .error(try ErrorObject(from: decoder))
-            case "Data":
-                self = .data(try DataObject(from: decoder))
-            case "URL":
-                self = .url(try URLObject(from: decoder))
-            case "Date":
-                self = .date(try DateObject(from: decoder))
-            case "String":
-                self = .string(try StringObject(from: decoder))
-            case "Int":
-                self = .int(try IntObject(from: decoder))
-            case "Bool":
-                self = .bool(try BoolObject(from: decoder))
-            case "Double":
-                self = .double(try DoubleObject(from: decoder))
-            case "Codable":
-                self = .codable(try CodableObject(from: decoder))
-            case "Decoder":
-                self = .decoder(try DecoderObject(from: decoder))
-            case "Encoder":
-                self = .encoder(try EncoderObject(from: decoder))
-            case "CodingKeys":
-                self = .codingKeys(try CodingKeysValue(from: decoder))
-            case "Swift":
-                self = .swift(try SwiftValue(from: decoder))
-            case "Foundation":
-                self = .foundation(try FoundationValue(from: decoder))
-            case "unknown":
-                self = .unknown2(try Unknown(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
+        case "OpenAIClient":
+            self = .openAIClient(try OpenAIClientObject(from: decoder))
+        case "OpenAIError":
+            self = .openAIError(try OpenAIErrorObject(from: decoder))
+        case "JSONValue":
+            self = .jsonValue(try JSONValueObject(from: decoder))
+        case "OpenEnum":
+            self = .openEnum(try OpenEnumObject(from: decoder))
+        case "AnyCodingKey":
+            self = .anyCodingKey(try AnyCodingKeyObject(from: decoder))
+        case "FileUpload":
+            self = .fileUpload(try FileUploadObject(from: decoder))
+        case "RequestOptions":
+            self = .requestOptions(try RequestOptionsObject(from: decoder))
+        case "HTTPRequest":
+            self = .httpRequest(try HTTPRequestObject(from: decoder))
+        case "HTTPResponse":
+            self = .httpResponse(try HTTPResponseObject(from: decoder))
+        case "HTTPTransport":
+            self = .httpTransport(try HTTPTransportObject(from: decoder))
+        case "URLSessionTransport":
+            self = .urlSessionTransport(try URLSessionTransportObject(from: decoder))
+        case "Error":
+            self = .error(try ErrorObject(from: decoder))
+        case "Data":
+            self = .data(try DataObject(from: decoder))
+        case "URL":
+            self = .url(try URLObject(from: decoder))
+        case "Date":
+            self = .date(try DateObject(from: decoder))
+        case "String":
+            self = .string(try StringObject(from: decoder))
+        case "Int":
+            self = .int(try IntObject(from: decoder))
+        case "Bool":
+            self = .bool(try BoolObject(from: decoder))
+        case "Double":
+            self = .double(try DoubleObject(from: decoder))
+        case "Codable":
+            self = .codable(try CodableObject(from: decoder))
+        case "Decoder":
+            self = .decoder(try DecoderObject(from: decoder))
+        case "Encoder":
+            self = .encoder(try EncoderObject(from: decoder))
+        case "CodingKeys":
+            self = .codingKeys(try CodingKeysValue(from: decoder))
+        case "Swift":
+            self = .swift(try SwiftValue(from: decoder))
+        case "Foundation":
+            self = .foundation(try FoundationValue(from: decoder))
+        case "unknown":
+            self = .unknown2(try Unknown(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
         }
     }
 
@@ -1523,33 +1523,33 @@ public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .openAIClient(let value): try value.encode(to: encoder)
-            case .openAIError(let value): try value.encode(to: encoder)
-            case .jsonValue(let value): try value.encode(to: encoder)
-            case .openEnum(let value): try value.encode(to: encoder)
-            case .anyCodingKey(let value): try value.encode(to: encoder)
-            case .fileUpload(let value): try value.encode(to: encoder)
-            case .requestOptions(let value): try value.encode(to: encoder)
-            case .httpRequest(let value): try value.encode(to: encoder)
-            case .httpResponse(let value): try value.encode(to: encoder)
-            case .httpTransport(let value): try value.encode(to: encoder)
-            case .urlSessionTransport(let value): try value.encode(to: encoder)
-            case .error(let value): try value.encode(to: encoder)
-            case .data(let value): try value.encode(to: encoder)
-            case .url(let value): try value.encode(to: encoder)
-            case .date(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
-            case .int(let value): try value.encode(to: encoder)
-            case .bool(let value): try value.encode(to: encoder)
-            case .double(let value): try value.encode(to: encoder)
-            case .codable(let value): try value.encode(to: encoder)
-            case .decoder(let value): try value.encode(to: encoder)
-            case .encoder(let value): try value.encode(to: encoder)
-            case .codingKeys(let value): try value.encode(to: encoder)
-            case .swift(let value): try value.encode(to: encoder)
-            case .foundation(let value): try value.encode(to: encoder)
-            case .unknown2(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .openAIClient(let value): try value.encode(to: encoder)
+        case .openAIError(let value): try value.encode(to: encoder)
+        case .jsonValue(let value): try value.encode(to: encoder)
+        case .openEnum(let value): try value.encode(to: encoder)
+        case .anyCodingKey(let value): try value.encode(to: encoder)
+        case .fileUpload(let value): try value.encode(to: encoder)
+        case .requestOptions(let value): try value.encode(to: encoder)
+        case .httpRequest(let value): try value.encode(to: encoder)
+        case .httpResponse(let value): try value.encode(to: encoder)
+        case .httpTransport(let value): try value.encode(to: encoder)
+        case .urlSessionTransport(let value): try value.encode(to: encoder)
+        case .error(let value): try value.encode(to: encoder)
+        case .data(let value): try value.encode(to: encoder)
+        case .url(let value): try value.encode(to: encoder)
+        case .date(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .int(let value): try value.encode(to: encoder)
+        case .bool(let value): try value.encode(to: encoder)
+        case .double(let value): try value.encode(to: encoder)
+        case .codable(let value): try value.encode(to: encoder)
+        case .decoder(let value): try value.encode(to: encoder)
+        case .encoder(let value): try value.encode(to: encoder)
+        case .codingKeys(let value): try value.encode(to: encoder)
+        case .swift(let value): try value.encode(to: encoder)
+        case .foundation(let value): try value.encode(to: encoder)
+        case .unknown2(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

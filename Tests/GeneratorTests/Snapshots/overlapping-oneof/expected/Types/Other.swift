@@ -128,9 +128,9 @@ public enum InputItem: Codable, Hashable, Sendable {
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .easyInputMessage(let value): try value.encode(to: encoder)
-            case .item(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .easyInputMessage(let value): try value.encode(to: encoder)
+        case .item(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }

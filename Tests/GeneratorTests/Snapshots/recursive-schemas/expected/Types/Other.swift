@@ -99,9 +99,9 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-                case .comparisonFilter(let value): try value.encode(to: encoder)
-                case .compoundFilter(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
+            case .comparisonFilter(let value): try value.encode(to: encoder)
+            case .compoundFilter(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
             }
         }
     }

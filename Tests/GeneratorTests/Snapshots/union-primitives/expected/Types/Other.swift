@@ -42,10 +42,10 @@ public enum EmbeddingInput: Codable, Hashable, Sendable, ExpressibleByStringLite
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .strings(let value): try value.encode(to: encoder)
-            case .integers(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .strings(let value): try value.encode(to: encoder)
+        case .integers(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
@@ -84,9 +84,9 @@ public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringL
     /// - Throws: `EncodingError` when the value cannot be encoded.
     public func encode(to encoder: any Encoder) throws {
         switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .strings(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
+        case .string(let value): try value.encode(to: encoder)
+        case .strings(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
         }
     }
 }
