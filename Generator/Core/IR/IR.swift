@@ -223,6 +223,8 @@ public struct StreamingInfo: Hashable, Sendable {
     public var framing: Framing
     /// Statements that turn the caller's body into a streaming request, e.g. `body.stream = true`.
     public var bodyAssignments: [String]
+    /// The same for the `multipart/form-data` body, when the operation offers one beside JSON.
+    public var multipartBodyAssignments: [String] = []
     /// A boolean query parameter that asks for the stream (`stream=true` on retrieve), which the
     /// streaming method sets and does not take.
     public var queryFlag: String?

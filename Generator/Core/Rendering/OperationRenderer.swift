@@ -4,7 +4,9 @@ struct OperationRenderer {
 
     /// Label, type and default of each method parameter, in call order: path parameters, the
     /// body, query and header parameters, options.
-    func signature(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo? = nil) -> [String] {
+    func signature(
+        _ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo? = nil, bodyLabel: String = "_"
+    ) -> [String] {
         var parts: [String] = []
         for parameter in operation.parameters where parameter.location == .path {
             parts.append("\(parameter.name): \(parameter.type.swift)")
@@ -15,7 +17,8 @@ struct OperationRenderer {
                 case .json(let type), .multipart(let type): type.swift
                 case .text: "Swift.String"
                 }
-            parts.append(operation.bodyRequired || streaming != nil ? "_ body: \(type)" : "_ body: \(type)? = nil")
+            parts.append(
+                operation.bodyRequired || streaming != nil ? "\(bodyLabel) body: \(type)" : "\(bodyLabel) body: \(type)? = nil")
         }
         for parameter in Self.otherParameters(operation) where parameter.wireName != streaming?.queryFlag {
             parts.append(
@@ -43,8 +46,24 @@ struct OperationRenderer {
     }
 
     func render(_ operation: OperationDecl, into printer: inout CodePrinter) {
-        // One method per operation: a JSON body when offered (the multipart form otherwise).
+        // One method per operation, with the JSON body when offered (else the first media type);
+        // an operation that also takes `multipart/form-data` gets the same method with a
+        // `multipart:` label.
         let body = operation.bodies.first { if case .json = $0 { true } else { false } } ?? operation.bodies.first
+        renderMethods(operation, body: body, bodyLabel: "_", into: &printer)
+        if let form = operation.bodies.first(where: { if case .multipart = $0 { true } else { false } }), form != body {
+            printer.line()
+            renderMethods(operation, body: form, bodyLabel: "multipart", into: &printer)
+        }
+    }
+
+    /// The statements that adapt the body of a streaming request, for the body kind in use.
+    static func assignments(_ streaming: StreamingInfo, body: RequestBodyKind?) -> [String] {
+        if case .multipart = body, !streaming.multipartBodyAssignments.isEmpty { return streaming.multipartBodyAssignments }
+        return streaming.bodyAssignments
+    }
+
+    func renderMethods(_ operation: OperationDecl, body: RequestBodyKind?, bodyLabel: String, into printer: inout CodePrinter) {
         var docs: [String] = ["- Parameters:"]
         for parameter in operation.parameters where parameter.location == .path {
             docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` path parameter.")")
@@ -70,12 +89,12 @@ struct OperationRenderer {
         }
         docs.append("- Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.")
         if let streaming = operation.streaming {
-            docs.append("- Note: ``\(operation.methodName)Stream(\(streamLabels(operation, body: body, streaming: streaming)))`` streams the reply as server-sent events.")
+            docs.append("- Note: ``\(operation.methodName)Stream(\(streamLabels(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)))`` streams the reply as server-sent events.")
         }
         let summary = operation.documentation.summary ?? "Calls `\(operation.httpMethod) \(operation.path)`."
         printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
-        let parameters = signature(operation, body: body)
+        let parameters = signature(operation, body: body, bodyLabel: bodyLabel)
         let result = returnType(operation).map { " -> \($0)" } ?? ""
         printer.line("\(access) func \(Naming.escaped(operation.methodName))(")
         for (index, parameter) in parameters.enumerated() {
@@ -96,27 +115,30 @@ struct OperationRenderer {
                 method.line("try await client.sendForNoContent(request, options: options)")
             }
         }
-        if let streaming = operation.streaming {
+        if let streaming = operation.streaming, !Self.assignments(streaming, body: body).isEmpty || streaming.queryFlag != nil {
             printer.line()
-            renderStream(operation, body: body, streaming: streaming, into: &printer)
+            renderStream(operation, body: body, streaming: streaming, bodyLabel: bodyLabel, into: &printer)
         }
     }
 
     /// The argument labels of the streaming variant, for a symbol link: `_:options:`.
-    func streamLabels(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo) -> String {
-        signature(operation, body: body, streaming: streaming).map { part in
+    func streamLabels(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo, bodyLabel: String) -> String {
+        signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel).map { part in
             String(part.prefix { $0 != ":" && $0 != " " }) + ":"
         }.joined()
     }
 
     /// The streaming variant: `createStream(...)` returning the typed events.
-    func renderStream(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo, into printer: inout CodePrinter) {
+    func renderStream(
+        _ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo, bodyLabel: String,
+        into printer: inout CodePrinter
+    ) {
         var docs: [String] = ["- Parameters:"]
         for parameter in operation.parameters where parameter.location == .path {
             docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` path parameter.")")
         }
         if body != nil {
-            docs.append("  - body: The request body; the method asks for a stream itself (\((streaming.bodyAssignments.map { "`\($0)`" }).joined(separator: ", "))).")
+            docs.append("  - body: The request body; the method asks for a stream itself (\((Self.assignments(streaming, body: body).map { "`\($0)`" }).joined(separator: ", "))).")
         }
         for parameter in Self.otherParameters(operation) where parameter.wireName != streaming.queryFlag {
             docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")")
@@ -128,7 +150,7 @@ struct OperationRenderer {
             ?? "Calls `\(operation.httpMethod) \(operation.path)` and streams the reply."
         printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
-        let parameters = signature(operation, body: body, streaming: streaming)
+        let parameters = signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)
         printer.line("\(access) func \(operation.methodName)Stream(")
         for (index, parameter) in parameters.enumerated() {
             printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
@@ -164,9 +186,9 @@ struct OperationRenderer {
         for parameter in operation.parameters where parameter.location == .header {
             method.line("try request.addHeader(\(parameter.wireName.swiftLiteral), \(parameter.name))")
         }
-        if let streaming, !streaming.bodyAssignments.isEmpty {
+        if let streaming, !Self.assignments(streaming, body: body).isEmpty {
             method.line("var body = body")
-            for assignment in streaming.bodyAssignments { method.line(assignment) }
+            for assignment in Self.assignments(streaming, body: body) { method.line(assignment) }
         }
         if let body {
             let setter: String =

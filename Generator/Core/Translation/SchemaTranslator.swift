@@ -359,7 +359,10 @@ struct SchemaTranslator {
                 if values.isEmpty { return nil }
                 return .openEnum(makeOpenEnum(name: reserve(), values: values, documentation: documentation))
             }
-            return .union(makeUnion(schema, branches: branches, name: reserve(), documentation: documentation, scope: scope))
+            return .union(
+                makeUnion(
+                    schema, branches: branches, name: reserve(), documentation: documentation, scope: scope,
+                    multipart: multipart))
         }
         let types = schema.types.filter { $0 != "null" }
         if types.count >= 2 {
@@ -596,7 +599,8 @@ struct SchemaTranslator {
     }
 
     mutating func makeUnion(
-        _ schema: Schema, branches: [Schema], name: String, documentation: Documentation, scope: Scope
+        _ schema: Schema, branches: [Schema], name: String, documentation: Documentation, scope: Scope,
+        multipart: Bool = false
     ) -> UnionDecl {
         let inner = scope.child(name)
         var discriminator = schema.discriminator?.propertyName
@@ -654,7 +658,7 @@ struct SchemaTranslator {
                 counter += 1
             }
             used.insert(Naming.unescaped(caseName))
-            let resolved = resolve(branch, suggestedName: Naming.unescaped(caseName), scope: inner)
+            let resolved = resolve(branch, suggestedName: Naming.unescaped(caseName), scope: inner, multipart: multipart)
             cases.append(
                 UnionCase(
                     name: caseName, type: resolved.type, discriminatorValues: discriminator == nil ? [] : values[index],
@@ -682,6 +686,7 @@ struct SchemaTranslator {
     /// and for arrays the plural of the element (`strings`, `integerArrays`, `inputItems`).
     func anonymousCaseName(_ branch: Schema, depth: Int = 0) -> String {
         let kind = kind(branch)
+        if kind == "string", (target(branch) ?? branch).format == "binary" { return "file" }
         guard kind == "array", depth < 4 else { return kind == "bool" ? "boolean" : kind }
         let element = (target(branch) ?? branch).items
         guard let element else { return "array" }
@@ -692,6 +697,7 @@ struct SchemaTranslator {
         let inner = anonymousCaseName(element, depth: depth + 1)
         switch inner {
         case "string": return "strings"
+        case "file": return "files"
         case "integer": return "integers"
         case "number": return "numbers"
         case "boolean": return "booleans"

@@ -18,14 +18,16 @@ enum StreamingRequests {
             var copy = operation
             var assignments: [String] = []
             for body in operation.bodies {
-                guard case .json(.named(let name)) = body, let decl = structs[name] else {
-                    if case .multipart(.named(let name)) = body, let decl = structs[name] {
-                        assignments = flagAssignments(decl)
-                    }
-                    continue
+                switch body {
+                case .json(.named(let name)):
+                    if let decl = structs[name] { assignments = flagAssignments(decl) }
+                case .multipart(.named(let name)):
+                    if let decl = structs[name] { streaming.multipartBodyAssignments = flagAssignments(decl) }
+                default: break
                 }
-                assignments = flagAssignments(decl)
-                break
+            }
+            if !operation.bodies.contains(where: { if case .json = $0 { true } else { false } }) {
+                assignments = streaming.multipartBodyAssignments
             }
             streaming.bodyAssignments = assignments
             if let flag = operation.parameters.first(where: { $0.location == .query && $0.wireName == "stream" && $0.type == .bool }) {

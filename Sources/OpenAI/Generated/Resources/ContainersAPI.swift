@@ -181,6 +181,32 @@ extension ContainersFilesAPI {
         return try await client.send(request, options: options, as: ContainerFileResource.self)
     }
 
+    /// Create a Container File
+    ///
+    /// You can send either a multipart/form-data request with the raw file content, or a JSON request with a file ID.
+    ///
+    ///
+    /// Creates a container file.
+    ///
+    /// - Parameters:
+    ///   - containerID: The `container_id` path parameter.
+    ///   - body: The request body, sent as `multipart/form-data`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ContainerFileResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /containers/{container_id}/files` (operationId `CreateContainerFile`)
+    public func create(
+        containerID: Swift.String,
+        multipart body: CreateContainerFileBody,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ContainerFileResource {
+        var request = APIRequest(method: "POST", path: "/containers/{container_id}/files", operationID: "CreateContainerFile")
+        try request.setPathParameter("container_id", containerID)
+        try request.setMultipartBody(body)
+        return try await client.send(request, options: options, as: ContainerFileResource.self)
+    }
+
     /// Delete Container File
     ///
     /// Delete a container file.

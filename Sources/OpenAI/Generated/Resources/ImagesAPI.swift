@@ -75,6 +75,52 @@ extension ImagesEditsAPI {
         try request.setJSONBody(body)
         return client.stream(request, options: options, as: ImageEditStreamEvent.self, framing: .data)
     }
+
+    /// Creates an edited or extended image given one or more source images and a prompt. This endpoint supports GPT Image models (`gpt-image-1.5`, `gpt-image-1`, `gpt-image-1-mini`, and `chatgpt-image-latest`) and `dall-e-2`.
+    ///
+    /// You can call this endpoint with either:
+    ///
+    /// - `multipart/form-data`: use binary uploads via `image` (and optional `mask`).
+    /// - `application/json`: use `images` (and optional `mask`) as references with either `image_url` or `file_id`.
+    ///
+    /// Note that JSON requests use `images` (array) instead of the multipart `image` field.
+    ///
+    /// - Parameters:
+    ///   - body: The request body, sent as `multipart/form-data`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ImagesResponse` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    /// - Note: ``createStream(multipart:options:)`` streams the reply as server-sent events.
+    ///
+    /// - Remark: `POST /images/edits` (operationId `createImageEdit`)
+    public func create(
+        multipart body: CreateImageEditRequest,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ImagesResponse {
+        var request = APIRequest(method: "POST", path: "/images/edits", operationID: "createImageEdit")
+        try request.setMultipartBody(body)
+        return try await client.send(request, options: options, as: ImagesResponse.self)
+    }
+
+    /// Creates an edited or extended image given one or more source images and a prompt. This endpoint supports GPT Image models (`gpt-image-1.5`, `gpt-image-1`, `gpt-image-1-mini`, and `chatgpt-image-latest`) and `dall-e-2`. Streams the reply.
+    ///
+    /// - Parameters:
+    ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
+    ///   - options: Per-request headers, query items, timeout and retries.
+    /// - Returns: The events, `ImageEditStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
+    /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
+    ///
+    /// - Remark: `POST /images/edits` (operationId `createImageEdit`)
+    public func createStream(
+        multipart body: CreateImageEditRequest,
+        options: RequestOptions = RequestOptions()
+    ) throws -> OpenAIStream<ImageEditStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/images/edits", operationID: "createImageEdit")
+        var body = body
+        body.stream = true
+        try request.setMultipartBody(body)
+        return client.stream(request, options: options, as: ImageEditStreamEvent.self, framing: .data)
+    }
 }
 
 /// The `images.generations` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.

@@ -55,6 +55,24 @@ extension SkillsAPI {
         return try await client.send(request, options: options, as: SkillResource.self)
     }
 
+    /// Create a new skill.
+    ///
+    /// - Parameters:
+    ///   - body: The request body, sent as `multipart/form-data`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `SkillResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /skills` (operationId `CreateSkill`)
+    public func create(
+        multipart body: CreateSkillBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> SkillResource {
+        var request = APIRequest(method: "POST", path: "/skills", operationID: "CreateSkill")
+        if let body { try request.setMultipartBody(body) }
+        return try await client.send(request, options: options, as: SkillResource.self)
+    }
+
     /// Delete a skill by its ID.
     ///
     /// - Parameters:
@@ -184,6 +202,27 @@ extension SkillsVersionsAPI {
         var request = APIRequest(method: "POST", path: "/skills/{skill_id}/versions", operationID: "CreateSkillVersion")
         try request.setPathParameter("skill_id", skillID)
         if let body { try request.setJSONBody(body) }
+        return try await client.send(request, options: options, as: SkillVersionResource.self)
+    }
+
+    /// Create a new immutable skill version.
+    ///
+    /// - Parameters:
+    ///   - skillID: The identifier of the skill to version.
+    ///   - body: The request body, sent as `multipart/form-data`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `SkillVersionResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /skills/{skill_id}/versions` (operationId `CreateSkillVersion`)
+    public func create(
+        skillID: Swift.String,
+        multipart body: CreateSkillVersionBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> SkillVersionResource {
+        var request = APIRequest(method: "POST", path: "/skills/{skill_id}/versions", operationID: "CreateSkillVersion")
+        try request.setPathParameter("skill_id", skillID)
+        if let body { try request.setMultipartBody(body) }
         return try await client.send(request, options: options, as: SkillVersionResource.self)
     }
 

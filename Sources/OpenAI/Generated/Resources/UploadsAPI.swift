@@ -12,6 +12,9 @@ extension OpenAIClient {
 public struct UploadsAPI: Sendable {
     /// The client that sends this resource's requests.
     public let client: OpenAIClient
+
+    /// The `uploads.parts` resource.
+    public var parts: UploadsPartsAPI { UploadsPartsAPI(client: client) }
 }
 
 extension UploadsAPI {
@@ -98,7 +101,15 @@ extension UploadsAPI {
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: Upload.self)
     }
+}
 
+/// The `uploads.parts` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
+public struct UploadsPartsAPI: Sendable {
+    /// The client that sends this resource's requests.
+    public let client: OpenAIClient
+}
+
+extension UploadsPartsAPI {
     /// Adds a [Part](/docs/api-reference/uploads/part-object) to an [Upload](/docs/api-reference/uploads/object) object. A Part represents a chunk of bytes from the file you are trying to upload.
     ///
     /// Each Part can be at most 64 MB, and you can add Parts until you hit the Upload maximum of 8 GB.
@@ -113,7 +124,7 @@ extension UploadsAPI {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `POST /uploads/{upload_id}/parts` (operationId `addUploadPart`)
-    public func parts(
+    public func create(
         uploadID: Swift.String,
         _ body: AddUploadPartRequest,
         options: RequestOptions = RequestOptions()

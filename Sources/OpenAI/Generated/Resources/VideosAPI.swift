@@ -62,6 +62,25 @@ extension VideosAPI {
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
+    /// Create a new video generation job from a prompt and optional reference assets.
+    ///
+    /// - Parameters:
+    ///   - body: The request body, sent as `multipart/form-data`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `VideoResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /videos` (operationId `createVideo`)
+    @available(*, deprecated)
+    public func create(
+        multipart body: CreateVideoMultipartBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> VideoResource {
+        var request = APIRequest(method: "POST", path: "/videos", operationID: "createVideo")
+        if let body { try request.setMultipartBody(body) }
+        return try await client.send(request, options: options, as: VideoResource.self)
+    }
+
     /// Permanently delete a completed or failed video and its stored assets.
     ///
     /// - Parameters:
@@ -100,6 +119,25 @@ extension VideosAPI {
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
+    /// Create a new video generation job by editing a source video or existing generated video.
+    ///
+    /// - Parameters:
+    ///   - body: The request body, sent as `multipart/form-data`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `VideoResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /videos/edits` (operationId `CreateVideoEdit`)
+    @available(*, deprecated)
+    public func edits(
+        multipart body: CreateVideoEditMultipartBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> VideoResource {
+        var request = APIRequest(method: "POST", path: "/videos/edits", operationID: "CreateVideoEdit")
+        if let body { try request.setMultipartBody(body) }
+        return try await client.send(request, options: options, as: VideoResource.self)
+    }
+
     /// Create an extension of a completed video.
     ///
     /// - Parameters:
@@ -116,6 +154,25 @@ extension VideosAPI {
     ) async throws -> VideoResource {
         var request = APIRequest(method: "POST", path: "/videos/extensions", operationID: "CreateVideoExtend")
         if let body { try request.setJSONBody(body) }
+        return try await client.send(request, options: options, as: VideoResource.self)
+    }
+
+    /// Create an extension of a completed video.
+    ///
+    /// - Parameters:
+    ///   - body: The request body, sent as `multipart/form-data`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `VideoResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /videos/extensions` (operationId `CreateVideoExtend`)
+    @available(*, deprecated)
+    public func extensions(
+        multipart body: CreateVideoExtendMultipartBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> VideoResource {
+        var request = APIRequest(method: "POST", path: "/videos/extensions", operationID: "CreateVideoExtend")
+        if let body { try request.setMultipartBody(body) }
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 
@@ -163,6 +220,28 @@ extension VideosAPI {
         var request = APIRequest(method: "POST", path: "/videos/{video_id}/remix", operationID: "CreateVideoRemix")
         try request.setPathParameter("video_id", videoID)
         if let body { try request.setJSONBody(body) }
+        return try await client.send(request, options: options, as: VideoResource.self)
+    }
+
+    /// Create a remix of a completed video using a refreshed prompt.
+    ///
+    /// - Parameters:
+    ///   - videoID: The identifier of the completed video to remix.
+    ///   - body: The request body, sent as `multipart/form-data`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `VideoResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /videos/{video_id}/remix` (operationId `CreateVideoRemix`)
+    @available(*, deprecated)
+    public func remix(
+        videoID: Swift.String,
+        multipart body: CreateVideoRemixBody? = nil,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> VideoResource {
+        var request = APIRequest(method: "POST", path: "/videos/{video_id}/remix", operationID: "CreateVideoRemix")
+        try request.setPathParameter("video_id", videoID)
+        if let body { try request.setMultipartBody(body) }
         return try await client.send(request, options: options, as: VideoResource.self)
     }
 

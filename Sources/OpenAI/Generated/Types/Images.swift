@@ -205,8 +205,8 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/image`.
     public enum ImageValue: Codable, Hashable, Sendable {
-        case string(Foundation.Data)
-        case strings([Foundation.Data])
+        case file(FileUpload)
+        case files([FileUpload])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -214,12 +214,12 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Foundation.Data(from: decoder) {
-                self = .string(value)
+            if let value = try? FileUpload(from: decoder) {
+                self = .file(value)
                 return
             }
-            if let value = try? [Foundation.Data](from: decoder) {
-                self = .strings(value)
+            if let value = try? [FileUpload](from: decoder) {
+                self = .files(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -230,8 +230,8 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .strings(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
+            case .files(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
             }
         }

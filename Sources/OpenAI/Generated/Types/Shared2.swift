@@ -2693,10 +2693,10 @@ public struct OpenAIFile: Codable, Hashable, Sendable {
     public var filename: Swift.String
     /// The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
     public var purpose: OpenAIFile.Purpose
-    private var _status: OpenAIFile.Status
+    private var _status: OpenAIFile.Status?
     /// Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
     @available(*, deprecated)
-    public var status: OpenAIFile.Status {
+    public var status: OpenAIFile.Status? {
         get { _status }
         set { _status = newValue }
     }
@@ -2716,8 +2716,8 @@ public struct OpenAIFile: Codable, Hashable, Sendable {
     ///   - createdAt: The Unix timestamp (in seconds) for when the file was created.
     ///   - filename: The name of the file.
     ///   - purpose: The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
-    ///   - status: Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
     ///   - expiresAt: The Unix timestamp (in seconds) for when the file will expire.
+    ///   - status: Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
     ///   - statusDetails: Deprecated. For details on why a fine-tuning training file failed validation, see the `error` field on `fine_tuning.job`.
     public init(
         id: Swift.String,
@@ -2725,8 +2725,8 @@ public struct OpenAIFile: Codable, Hashable, Sendable {
         createdAt: Swift.Int,
         filename: Swift.String,
         purpose: OpenAIFile.Purpose,
-        status: OpenAIFile.Status,
         expiresAt: Swift.Int? = nil,
+        status: OpenAIFile.Status? = nil,
         statusDetails: Swift.String? = nil
     ) {
         self.id = id
@@ -2764,7 +2764,7 @@ public struct OpenAIFile: Codable, Hashable, Sendable {
         self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
         self.filename = try container.decode(Swift.String.self, forKey: .filename)
         self.purpose = try container.decode(OpenAIFile.Purpose.self, forKey: .purpose)
-        self._status = try container.decode(OpenAIFile.Status.self, forKey: .status)
+        self._status = try container.decodeIfPresent(OpenAIFile.Status.self, forKey: .status)
         self._statusDetails = try container.decodeIfPresent(Swift.String.self, forKey: .statusDetails)
     }
 
@@ -2780,7 +2780,7 @@ public struct OpenAIFile: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
         try container.encode(self.filename, forKey: .filename)
         try container.encode(self.purpose, forKey: .purpose)
-        try container.encode(self._status, forKey: .status)
+        try container.encodeIfPresent(self._status, forKey: .status)
         try container.encodeIfPresent(self._statusDetails, forKey: .statusDetails)
     }
 

@@ -205,9 +205,9 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
     /// - Remark: Generated from `#/components/schemas/CreateSkillBody/properties/files`.
     public enum Files: Codable, Hashable, Sendable {
         /// Skill files to upload (directory upload) or a single zip file.
-        case strings([Foundation.Data])
+        case files([FileUpload])
         /// Skill zip file to upload.
-        case string(Foundation.Data)
+        case file(FileUpload)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -215,12 +215,12 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? [Foundation.Data](from: decoder) {
-                self = .strings(value)
+            if let value = try? [FileUpload](from: decoder) {
+                self = .files(value)
                 return
             }
-            if let value = try? Foundation.Data(from: decoder) {
-                self = .string(value)
+            if let value = try? FileUpload(from: decoder) {
+                self = .file(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -231,8 +231,8 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-            case .strings(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
+            case .files(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
@@ -539,9 +539,9 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
     /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody/properties/files`.
     public enum Files: Codable, Hashable, Sendable {
         /// Skill files to upload (directory upload) or a single zip file.
-        case strings([Foundation.Data])
+        case files([FileUpload])
         /// Skill zip file to upload.
-        case string(Foundation.Data)
+        case file(FileUpload)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -549,12 +549,12 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? [Foundation.Data](from: decoder) {
-                self = .strings(value)
+            if let value = try? [FileUpload](from: decoder) {
+                self = .files(value)
                 return
             }
-            if let value = try? Foundation.Data(from: decoder) {
-                self = .string(value)
+            if let value = try? FileUpload(from: decoder) {
+                self = .file(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -565,8 +565,8 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-            case .strings(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
+            case .files(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
             }
         }

@@ -485,7 +485,7 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
     /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody/properties/input_reference`.
     public enum InputReference: Codable, Hashable, Sendable {
         /// Optional reference asset upload or reference object that guides generation.
-        case string(Foundation.Data)
+        case file(FileUpload)
         /// Optional reference asset upload or reference object that guides generation. Provide exactly one of `image_url` or `file_id` when using an object.
         case imageRefParam2(ImageRefParam2)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -495,8 +495,8 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Foundation.Data(from: decoder) {
-                self = .string(value)
+            if let value = try? FileUpload(from: decoder) {
+                self = .file(value)
                 return
             }
             if let value = try? ImageRefParam2(from: decoder) {
@@ -511,7 +511,7 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-            case .string(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
             case .imageRefParam2(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
             }
@@ -794,7 +794,7 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
     /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody/properties/video`.
     public enum Video: Codable, Hashable, Sendable {
         /// Reference to the completed video to edit.
-        case string(Foundation.Data)
+        case file(FileUpload)
         /// Reference to the completed video to edit.
         case videoReferenceInputParam(VideoReferenceInputParam)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -804,8 +804,8 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Foundation.Data(from: decoder) {
-                self = .string(value)
+            if let value = try? FileUpload(from: decoder) {
+                self = .file(value)
                 return
             }
             if let value = try? VideoReferenceInputParam(from: decoder) {
@@ -820,7 +820,7 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
         /// - Throws: `EncodingError` when the value cannot be encoded.
         public func encode(to encoder: any Encoder) throws {
             switch self {
-            case .string(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
             case .videoReferenceInputParam(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
             }
@@ -944,7 +944,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
         /// Reference to the completed video to extend.
         case videoReferenceInputParam(VideoReferenceInputParam)
         /// Reference to the completed video to extend.
-        case string(Foundation.Data)
+        case file(FileUpload)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
 
@@ -956,8 +956,8 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
                 self = .videoReferenceInputParam(value)
                 return
             }
-            if let value = try? Foundation.Data(from: decoder) {
-                self = .string(value)
+            if let value = try? FileUpload(from: decoder) {
+                self = .file(value)
                 return
             }
             self = .unknown(try JSONValue(from: decoder))
@@ -969,7 +969,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
         public func encode(to encoder: any Encoder) throws {
             switch self {
             case .videoReferenceInputParam(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
+            case .file(let value): try value.encode(to: encoder)
             case .unknown(let value): try value.encode(to: encoder)
             }
         }
