@@ -1,54 +1,75 @@
 #!/usr/bin/env bash
-# Benchmarks the server-sent events framing layer (Sources/OpenAI/Streaming) in release mode.
+# Benchmarks server-sent events streaming in release mode.
 #
-# Prints MB/s and events/s for a synthetic stream of 100,000 chat.completion.chunk events and a
-# 100,000-event Responses stream (event: + data: lines), fed in 1 KiB / 16 KiB / 64 KiB chunks,
-# then the peak RSS of streaming 10x vs 1x as many events from a generator (the input is never
-# held in memory). Ends with the three summary lines the project's checks read:
+# 1. Framing (Sources/OpenAI/Streaming): MB/s and events/s for a synthetic stream of 100,000
+#    chat.completion.chunk events and a 100,000-event Responses stream (event: + data: lines), fed
+#    in 1 KiB / 16 KiB / 64 KiB chunks.
+# 2. Decoding (SwiftPM release build of the OpenAI module): the same streams through the client's
+#    typed path (client.chat.completions.createStream / client.responses.createStream over an
+#    in-memory transport: framing, error checks and decoding into the generated event types),
+#    compared with JSONDecoder decoding the same payloads alone.
+# 3. Memory: peak RSS streaming 10x vs 1x as many events from a generator (the input is never held
+#    in memory), through the typed client path (SwiftPM build) and through ServerSentEventStream.
+#
+# Ends with the three summary lines the project's checks read:
 #   framing_mb_per_s: <x>              16 KiB chunks, slower of the two streams, median of runs
-#   decode_ratio_vs_jsondecoder: <x>   pending until generated event types exist
-#   rss_ratio_10x: <x>                 peak RSS at 10x stream length / peak RSS at 1x
+#   decode_ratio_vs_jsondecoder: <x>   (framing + decoding) time / JSONDecoder-alone time, the
+#                                      worse of the two streams (goal: <= 1.3)
+#   rss_ratio_10x: <x>                 peak RSS at 10x stream length / at 1x (typed client path
+#                                      when the SwiftPM build is available) (goal: <= 1.10)
 #
-# Usage: Scripts/bench-sse.sh [runs]           (default 7 runs per measurement)
+# Usage: Scripts/bench-sse.sh [runs]           (default 7 framing runs, 5 decoding runs)
 # Environment:
-#   BENCH_SSE_BUILD=standalone (default)  compile Sources/OpenAI/Streaming/*.swift and the
-#                                         benchmark as one module with swiftc -O (fast; needs
-#                                         nothing else from the OpenAI module)
-#   BENCH_SSE_BUILD=spm                   swift build -c release --product bench-sse (builds the
-#                                         whole OpenAI module, including Generated/)
+#   BENCH_SSE_DECODE=0   skip the SwiftPM release build (decoding and client RSS print "unavailable")
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 runs="${1:-7}"
-mode="${BENCH_SSE_BUILD:-standalone}"
 scratch=".build-bench-sse"
+mkdir -p "$scratch"
 
-if [[ "$mode" == "spm" ]]; then
-    swift build -c release --product bench-sse --scratch-path "$scratch" >&2
-    binary="$(swift build -c release --product bench-sse --scratch-path "$scratch" --show-bin-path)/bench-sse"
-else
-    mkdir -p "$scratch"
-    binary="$scratch/bench-sse-standalone"
-    swiftc -O -wmo -swift-version 6 -module-name SSEBench \
-        Sources/OpenAI/Streaming/*.swift Benchmarks/SSE/main.swift -o "$binary" >&2
+# Framing: compile Sources/OpenAI/Streaming/*.swift and the benchmark as one module (fast).
+standalone="$scratch/bench-sse-standalone"
+swiftc -O -wmo -swift-version 6 -module-name SSEBench \
+    Sources/OpenAI/Streaming/*.swift Benchmarks/SSE/main.swift -o "$standalone" >&2
+
+spm=""
+if [[ "${BENCH_SSE_DECODE:-1}" != "0" ]]; then
+    if swift build -c release --product bench-sse --scratch-path "$scratch" >&2; then
+        spm="$(swift build -c release --product bench-sse --scratch-path "$scratch" --show-bin-path)/bench-sse"
+    else
+        echo "# SwiftPM release build failed; decoding figures unavailable" >&2
+    fi
 fi
 
-echo "# bench-sse ($mode build, $(uname -m), $(nproc) cores)"
-"$binary" framing "$runs" >"$scratch/framing.txt"
+echo "# bench-sse ($(uname -m), $(nproc) cores)"
+"$standalone" framing "$runs" >"$scratch/framing.txt"
 grep -v '^framing_mb_per_s:' "$scratch/framing.txt"
 
-rss1=()
-rss10=()
-for _ in 1 2 3; do
-    rss1+=("$("$binary" rss 1 | awk '/^peak_rss_kb:/ {print $2}')")
-    rss10+=("$("$binary" rss 10 | awk '/^peak_rss_kb:/ {print $2}')")
-done
+decode_line="decode_ratio_vs_jsondecoder: unavailable"
+if [[ -n "$spm" ]]; then
+    "$spm" decode "$(( runs < 5 ? runs : 5 ))" >"$scratch/decode.txt"
+    grep -v '^decode_ratio_vs_jsondecoder:' "$scratch/decode.txt"
+    decode_line="$(grep '^decode_ratio_vs_jsondecoder:' "$scratch/decode.txt")"
+fi
+
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-m1="$(median "${rss1[@]}")"
-m10="$(median "${rss10[@]}")"
-echo "peak_rss_kb_1x (100,000 events): $m1 (runs: ${rss1[*]})"
-echo "peak_rss_kb_10x (1,000,000 events): $m10 (runs: ${rss10[*]})"
+measure_rss() {  # binary mode multiplier -> median peak RSS (kB) of 3 runs
+    local values=()
+    for _ in 1 2 3; do values+=("$("$1" "$2" "$3" | awk '/^peak_rss_kb:/ {print $2}')"); done
+    median "${values[@]}"
+}
+p1="$(measure_rss "$standalone" rss 1)"
+p10="$(measure_rss "$standalone" rss 10)"
+echo "parser peak_rss_kb 1x (100,000 events): $p1, 10x (1,000,000 events): $p10"
+ratio="$(awk -v a="$p10" -v b="$p1" 'BEGIN { printf "%.3f", a / b }')"
+if [[ -n "$spm" ]]; then
+    c1="$(measure_rss "$spm" rss-client 1)"
+    c10="$(measure_rss "$spm" rss-client 10)"
+    echo "typed client peak_rss_kb 1x (100,000 chunks): $c1, 10x (1,000,000 chunks): $c10"
+    ratio="$(awk -v a="$c10" -v b="$c1" 'BEGIN { printf "%.3f", a / b }')"
+fi
 
 grep '^framing_mb_per_s:' "$scratch/framing.txt"
-echo "decode_ratio_vs_jsondecoder: pending"
-awk -v a="$m10" -v b="$m1" 'BEGIN { printf "rss_ratio_10x: %.3f\n", a / b }'
+echo "$decode_line"
+echo "rss_ratio_10x: $ratio"

@@ -4,7 +4,11 @@
 // Usage:
 //   bench-sse framing [runs]        MB/s and events/s on synthetic chat and Responses streams
 //   bench-sse rss <multiplier>      peak RSS (kB) after streaming multiplier x 100,000 events
-//                                   from a generator through ServerSentEventStream
+//                                   from a generator through ServerSentEventStream (or, in the
+//                                   SwiftPM build, through the client's typed stream)
+//   bench-sse decode [runs]         SwiftPM build only: framing + decoding into the generated
+//                                   event types through the client (OpenAIStream) vs JSONDecoder
+//                                   decoding the same payloads alone
 
 import Foundation
 
@@ -216,10 +220,154 @@ func peakRSSKilobytes() -> Int {
     return -1
 }
 
+// MARK: - Decoding through the client (SwiftPM build only: needs the generated types)
+
+#if canImport(OpenAI)
+    /// Serves a fixed body (or a generated one) from memory, in 16 KiB chunks, pulled on demand.
+    struct MemoryTransport: HTTPTransport {
+        let makeChunks: @Sendable () -> AsyncThrowingStream<Data, any Error>
+
+        func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse {
+            HTTPResponse(statusCode: 500)
+        }
+
+        func stream(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPStreamingResponse {
+            HTTPStreamingResponse(statusCode: 200, headers: [:], body: makeChunks())
+        }
+    }
+
+    /// Produces the next chunk on demand; only the one stream that owns it calls it, in order.
+    final class ChunkCursor: @unchecked Sendable {
+        private let produce: () -> Data?
+        init(_ produce: @escaping () -> Data?) { self.produce = produce }
+        func next() -> Data? { produce() }
+    }
+
+    func chunked(_ bytes: [UInt8], size: Int = 16_384) -> @Sendable () -> AsyncThrowingStream<Data, any Error> {
+        let data = Data(bytes)
+        return {
+            var offset = 0
+            let cursor = ChunkCursor {
+                guard offset < data.count else { return nil }
+                let end = min(offset + size, data.count)
+                defer { offset = end }
+                return data.subdata(in: offset..<end)
+            }
+            return AsyncThrowingStream(unfolding: { cursor.next() })
+        }
+    }
+
+    func benchClient(_ makeChunks: @escaping @Sendable () -> AsyncThrowingStream<Data, any Error>) throws
+        -> OpenAIClient
+    {
+        try OpenAIClient(
+            configuration: .init(apiKey: "sk-bench", baseURL: URL(string: "http://127.0.0.1:9/v1")!, maxRetries: 0),
+            transport: MemoryTransport(makeChunks: makeChunks))
+    }
+
+    let chatRequest = try! JSONDecoder().decode(
+        CreateChatCompletionRequest.self,
+        from: Data(#"{"model":"gpt-4o","messages":[{"role":"user","content":"Hi"}]}"#.utf8))
+
+    /// Seconds to stream `bytes` through `client.<resource>.createStream` and decode every event.
+    func clientDecodeOnce(_ bytes: [UInt8], responses: Bool) async throws -> (Double, Int) {
+        let client = try benchClient(chunked(bytes))
+        var count = 0
+        let start = now()
+        if responses {
+            for try await event in try client.responses.createStream(CreateResponse()) {
+                if case .unknown = event { fatalError("unknown event in the benchmark stream") }
+                count += 1
+            }
+        } else {
+            for try await chunk in try client.chat.completions.createStream(chatRequest) {
+                count &+= chunk.choices.count
+            }
+        }
+        return (Double(now() - start) / 1e9, count)
+    }
+
+    /// Seconds for JSONDecoder alone to decode the same payloads, given as `Data` up front.
+    func jsonDecoderOnce(_ payloads: [Data], responses: Bool) throws -> Double {
+        let decoder = JSONDecoder()
+        var count = 0
+        let start = now()
+        for payload in payloads {
+            if responses {
+                if case .unknown = try decoder.decode(ResponseStreamEvent.self, from: payload) { fatalError() }
+                count += 1
+            } else {
+                count &+= try decoder.decode(CreateChatCompletionStreamResponse.self, from: payload).choices.count
+            }
+        }
+        precondition(count > 0)
+        return Double(now() - start) / 1e9
+    }
+
+    func benchDecode(runs: Int) async throws -> Double {
+        var ratios: [Double] = []
+        for (name, bytes, responses) in [
+            ("chat", makeStream(events: 100_000, frame: chatFrame, done: true), false),
+            ("responses", makeStream(events: 100_000, frame: responsesFrame, done: false), true),
+        ] {
+            var parser = ServerSentEventParser()
+            let payloads = parser.consume(bytes).filter { $0.data != "[DONE]" }.map { Data($0.data.utf8) }
+            var clientTimes: [Double] = []
+            var baseTimes: [Double] = []
+            var events = 0
+            for _ in 0..<runs {
+                let (seconds, count) = try await clientDecodeOnce(bytes, responses: responses)
+                clientTimes.append(seconds)
+                events = count
+                baseTimes.append(try jsonDecoderOnce(payloads, responses: responses))
+            }
+            let client = median(clientTimes)
+            let base = median(baseTimes)
+            let ratio = client / base
+            ratios.append(ratio)
+            print(
+                "\(name) decode: framing+decoding via OpenAIStream \(String(format: "%.1f", Double(bytes.count) / 1e6 / client)) MB/s, "
+                    + "\(String(format: "%.0f", Double(payloads.count) / client)) events/s; JSONDecoder alone "
+                    + "\(String(format: "%.0f", Double(payloads.count) / base)) events/s; ratio \(String(format: "%.3f", ratio)) "
+                    + "(\(events) elements, median of \(runs))")
+        }
+        return ratios.max()!
+    }
+
+    /// Streams `multiplier` x 100,000 generated chat chunks through the typed client stream.
+    func clientRSS(multiplier: Int) async throws -> Int {
+        let events = 100_000 * multiplier
+        let client = try benchClient {
+            var iterator = GeneratedChunks(events: events, chunkSize: 16_384).makeAsyncIterator()
+            let cursor = ChunkCursor { iterator.nextChunk().map { Data($0) } }
+            return AsyncThrowingStream(unfolding: { cursor.next() })
+        }
+        var count = 0
+        for try await chunk in try client.chat.completions.createStream(chatRequest) { count &+= chunk.choices.count }
+        precondition(count == events, "\(count) elements, expected \(events)")
+        return count
+    }
+#endif
+
 // MARK: - Main
 
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
+case "decode":
+    #if canImport(OpenAI)
+        let runs = Int(arguments.dropFirst().first ?? "5") ?? 5
+        print("decode_ratio_vs_jsondecoder: \(String(format: "%.3f", try await benchDecode(runs: runs)))")
+    #else
+        print("decode_ratio_vs_jsondecoder: unavailable (standalone build has no generated types)")
+    #endif
+case "rss-client":
+    #if canImport(OpenAI)
+        let multiplier = Int(arguments.dropFirst().first ?? "1") ?? 1
+        print("rss_events: \(try await clientRSS(multiplier: multiplier))")
+        print("peak_rss_kb: \(peakRSSKilobytes())")
+    #else
+        print("peak_rss_kb: -1")
+    #endif
 case "rss":
     let multiplier = Int(arguments.dropFirst().first ?? "1") ?? 1
     let events = 100_000 * multiplier

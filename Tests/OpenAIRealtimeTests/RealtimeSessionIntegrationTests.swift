@@ -314,7 +314,7 @@ import XCTest
                 request.streamID = "lane_1"
                 request.model = "gpt-5"
                 request.input = "Say hello."
-                try await socket.createResponse(request)
+                try await socket.createResponse(.responseCreate(request))
                 var events = socket.events.makeAsyncIterator()
                 var text = ""
                 for _ in 0..<2 {

@@ -4,12 +4,21 @@ import XCTest
 
 /// The parser on every recorded `.sse` body in `../shared/fixtures` (real OpenAI traffic, see
 /// `PROVENANCE.md` there): checked against an independent line-based reading, and fed split at
-/// every byte offset (files under 64 KB) or at seeded random offsets (larger files).
+/// every byte offset (files under 16 KiB) or at seeded random offsets (larger files).
 final class SSEFixtureTests: XCTestCase {
-    /// Files smaller than this many bytes are split at every offset (64 KiB; the environment
-    /// variable `SSE_SPLIT_EXHAUSTIVE_LIMIT` overrides it, for example to shorten a debug run).
-    private static let exhaustiveSplitLimit =
-        ProcessInfo.processInfo.environment["SSE_SPLIT_EXHAUSTIVE_LIMIT"].flatMap { Int($0) } ?? 64 * 1024
+    /// Files smaller than this many bytes are split at every offset; larger ones at
+    /// ``randomSplitCount`` seeded random offsets (and 100 multi-way splits). 16 KiB keeps the test
+    /// at a few seconds in a debug build on two cores. `SSE_SPLIT_EXHAUSTIVE=1` splits every file at
+    /// every offset; `SSE_SPLIT_EXHAUSTIVE_LIMIT` (bytes) and `SSE_SPLIT_RANDOM` (count) tune it.
+    private static let exhaustiveSplitLimit: Int = {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["SSE_SPLIT_EXHAUSTIVE"] == "1" { return Int.max }
+        return environment["SSE_SPLIT_EXHAUSTIVE_LIMIT"].flatMap { Int($0) } ?? 16 * 1024
+    }()
+
+    /// Random single splits per file above ``exhaustiveSplitLimit`` (300 unless `SSE_SPLIT_RANDOM`).
+    private static let randomSplitCount =
+        ProcessInfo.processInfo.environment["SSE_SPLIT_RANDOM"].flatMap { Int($0) } ?? 300
 
     private func loadFixtures() throws -> [(path: String, bytes: [UInt8])] {
         let directory = try SSETestSupport.fixturesDirectory()
@@ -123,7 +132,8 @@ final class SSEFixtureTests: XCTestCase {
                 try assertSplits(bytes, at: (1..<bytes.count).map { [$0] }, expected: expected, path: path)
             } else {
                 sampled += 1
-                let single = (0..<1_000).map { _ in [Int.random(in: 1..<bytes.count, using: &generator)] }
+                let single = (0..<Self.randomSplitCount).map { _ in [Int.random(in: 1..<bytes.count, using: &generator)]
+                }
                 try assertSplits(bytes, at: single, expected: expected, path: path)
                 let multi = (0..<100).map { _ in
                     let count = Int.random(in: 2...400, using: &generator)
@@ -133,7 +143,9 @@ final class SSEFixtureTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(exhaustive, 0)
-        print("SSEFixtureTests: \(exhaustive) fixtures split at every offset, \(sampled) at 1,100 seeded random splits")
+        print(
+            "SSEFixtureTests: \(exhaustive) fixtures split at every offset, \(sampled) at "
+                + "\(Self.randomSplitCount) + 100 seeded random splits")
     }
 
     private func assertSplits(_ bytes: [UInt8], at splits: [[Int]], expected: [ServerSentEvent], path: String) throws {

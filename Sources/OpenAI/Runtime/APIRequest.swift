@@ -21,7 +21,8 @@ struct APIRequest: Sendable {
     var operationID: String
     var authentication: Authentication
     var query: [URLQueryItem] = []
-    var body: Data?
+    /// The body: bytes, or a stream that the multipart encoder or an upload helper provides.
+    var httpBody: HTTPBody?
     var contentType: String?
     var accept = "application/json"
     var headers: [String: String] = [:]
@@ -49,7 +50,7 @@ struct APIRequest: Sendable {
         path = path.replacingOccurrences(of: "{\(name)}", with: encoded)
     }
 
-    private static let pathSegmentAllowed: CharacterSet = {
+    static let pathSegmentAllowed: CharacterSet = {
         var set = CharacterSet.alphanumerics
         set.insert(charactersIn: "-._~")
         return set
@@ -70,7 +71,9 @@ struct APIRequest: Sendable {
         case .double(let value): items.append(URLQueryItem(name: name, value: String(value)))
         case .string(let value): items.append(URLQueryItem(name: name, value: value))
         case .array(let values):
-            for element in values { flatten(element, name: name + "[]", into: &items) }
+            // The spec names some parameters with the brackets already (`include[]`).
+            let arrayName = name.hasSuffix("[]") ? name : name + "[]"
+            for element in values { flatten(element, name: arrayName, into: &items) }
         case .object(let object):
             for key in object.keys.sorted() { flatten(object[key]!, name: "\(name)[\(key)]", into: &items) }
         }
@@ -95,6 +98,21 @@ struct APIRequest: Sendable {
     /// Sets a raw body with its content type (e.g. `application/sdp`).
     mutating func setRawBody(_ data: Data, contentType: String) {
         body = data
+        self.contentType = contentType
+    }
+
+    /// The body as bytes when it is held in memory; setting it replaces the body.
+    var body: Data? {
+        get {
+            if case .data(let data) = httpBody { return data }
+            return nil
+        }
+        set { httpBody = newValue.map(HTTPBody.data) }
+    }
+
+    /// Sets a streamed body with its content type (a multipart form of files, a large upload).
+    mutating func setStreamBody(_ stream: HTTPBodyStream, contentType: String) {
+        httpBody = .stream(stream)
         self.contentType = contentType
     }
 

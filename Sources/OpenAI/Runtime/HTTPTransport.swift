@@ -5,6 +5,9 @@ import Foundation
 #endif
 
 /// One HTTP request as the transport sends it.
+///
+/// Its descriptions and its mirror (`dump`) redact the credential headers (`Authorization`,
+/// `api-key`).
 public struct HTTPRequest: Sendable {
     /// The HTTP method, e.g. `"POST"`.
     public var method: String
@@ -12,15 +15,56 @@ public struct HTTPRequest: Sendable {
     public var url: URL
     /// Header fields, by name as sent.
     public var headers: [String: String]
-    /// The body bytes, or `nil` for none.
-    public var body: Data?
+    /// The body, or `nil` for none.
+    public var body: HTTPBody?
+    /// Called as the body is sent with the bytes sent so far and the total, when known.
+    public var uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
 
     /// Creates a request.
-    public init(method: String, url: URL, headers: [String: String] = [:], body: Data? = nil) {
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method.
+    ///   - url: The absolute URL.
+    ///   - headers: Header fields.
+    ///   - body: The body, or `nil` for none.
+    ///   - uploadProgress: Called with bytes sent and total bytes as the body goes out.
+    public init(
+        method: String, url: URL, headers: [String: String] = [:], body: HTTPBody? = nil,
+        uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.uploadProgress = uploadProgress
+    }
+
+    /// The value of the header field `name`, compared without regard to case.
+    ///
+    /// - Parameter name: The field name.
+    /// - Returns: The value, or `nil` when absent.
+    public func value(forHeader name: String) -> String? {
+        HTTPHeaders.value(name, in: headers)
+    }
+}
+
+extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The method, URL and headers with credentials redacted.
+    public var description: String {
+        "\(method) \(url.absoluteString) \(HTTPHeaders.redacted(headers))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows the headers with credentials redacted.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "method": method, "url": url, "headers": HTTPHeaders.redacted(headers),
+                "bodyLength": body?.length as Any,
+            ])
     }
 }
 
@@ -34,6 +78,11 @@ public struct HTTPResponse: Sendable {
     public var body: Data
 
     /// Creates a response.
+    ///
+    /// - Parameters:
+    ///   - statusCode: The status code.
+    ///   - headers: Header fields.
+    ///   - body: The body bytes.
     public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.statusCode = statusCode
         self.headers = headers
@@ -41,10 +90,11 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The value of the header field `name`, compared without regard to case (RFC 9110 section 5.1).
+    ///
+    /// - Parameter name: The field name.
+    /// - Returns: The value, or `nil` when absent.
     public func value(forHeader name: String) -> String? {
-        if let value = headers[name] { return value }
-        let lowered = name.lowercased()
-        return headers.first { $0.key.lowercased() == lowered }?.value
+        HTTPHeaders.value(name, in: headers)
     }
 }
 
@@ -83,15 +133,34 @@ public struct HTTPStreamingResponse: Sendable {
     public var body: AsyncThrowingStream<Data, any Swift.Error>
 
     /// Creates a streaming response.
+    ///
+    /// - Parameters:
+    ///   - statusCode: The status code.
+    ///   - headers: Header fields.
+    ///   - body: The body chunks.
     public init(statusCode: Int, headers: [String: String], body: AsyncThrowingStream<Data, any Swift.Error>) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
     }
+
+    /// The value of the header field `name`, compared without regard to case.
+    ///
+    /// - Parameter name: The field name.
+    /// - Returns: The value, or `nil` when absent.
+    public func value(forHeader name: String) -> String? {
+        HTTPHeaders.value(name, in: headers)
+    }
 }
 
 extension HTTPTransport {
     /// A default for transports that only buffer: the whole body arrives as one chunk.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeout: The longest time this attempt may take, in seconds.
+    /// - Returns: The response, its body as a single chunk.
+    /// - Throws: As ``send(_:timeout:)``.
     public func stream(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPStreamingResponse {
         let response = try await send(request, timeout: timeout)
         return HTTPStreamingResponse(
@@ -103,43 +172,23 @@ extension HTTPTransport {
     }
 }
 
-/// The default transport, on `URLSession` (FoundationNetworking on Linux).
-public struct URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+/// Header-field helpers shared by requests, responses and errors.
+enum HTTPHeaders {
+    /// Header names whose values are credentials and never printed.
+    static let credentialNames: Set<String> = ["authorization", "api-key", "proxy-authorization", "cookie"]
 
-    /// Creates a transport on `session`.
-    public init(session: URLSession = .shared) {
-        self.session = session
+    static func value(_ name: String, in headers: [String: String]) -> String? {
+        if let value = headers[name] { return value }
+        let lowered = name.lowercased()
+        return headers.first { $0.key.lowercased() == lowered }?.value
     }
 
-    public func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method
-        urlRequest.timeoutInterval = timeout
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        urlRequest.httpBody = request.body
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch let error as URLError {
-            switch error.code {
-            case .cancelled: throw OpenAIError(kind: .cancelled, message: "The request was cancelled.")
-            case .timedOut:
-                throw OpenAIError(kind: .timeout, message: "The request timed out after \(timeout) s.")
-            default:
-                throw OpenAIError(kind: .connection, message: error.localizedDescription)
-            }
-        } catch is CancellationError {
-            throw OpenAIError(kind: .cancelled, message: "The request was cancelled.")
+    /// `headers` with credential values replaced by `<redacted>`.
+    static func redacted(_ headers: [String: String]) -> [String: String] {
+        var result = headers
+        for name in headers.keys where credentialNames.contains(name.lowercased()) {
+            result[name] = "<redacted>"
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw OpenAIError(kind: .connection, message: "The response is not HTTP.")
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            headers[String(describing: name)] = String(describing: value)
-        }
-        return HTTPResponse(statusCode: http.statusCode, headers: headers, body: data)
+        return result
     }
 }

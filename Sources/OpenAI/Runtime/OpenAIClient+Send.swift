@@ -4,6 +4,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
+/// What one attempt produced: the value of a 2xx reply, or a non-2xx reply read whole.
+enum AttemptResult<Value> {
+    case success(Value, statusCode: Int, headers: [String: String])
+    case failure(HTTPResponse)
+}
+
 extension OpenAIClient {
     /// Sends `request` and decodes a JSON reply as `Response`.
     func send<Response: Decodable>(
@@ -11,15 +17,26 @@ extension OpenAIClient {
     ) async throws -> Response {
         let response = try await sendRaw(request, options: options)
         do {
-            return try JSONDecoder().decode(Response.self, from: response.body)
+            return try Self.decoder.decode(Response.self, from: response.body)
         } catch let error as DecodingError {
             throw OpenAIError.decoding(error, response: response)
         }
     }
 
+    /// The decoder of JSON replies (shared: creating one per reply costs measurable time).
+    static let decoder = JSONDecoder()
+
     /// Sends `request` and returns the reply's body bytes (binary responses: audio, files, video).
+    ///
+    /// Inside ``download(to:_:)`` the body is streamed to the file instead and the bytes returned
+    /// are empty.
     func sendForData(_ request: APIRequest, options: RequestOptions) async throws -> Data {
-        try await sendRaw(request, options: options).body
+        if let target = RequestContext.download {
+            let length = try await sendForFile(request, to: target.destination, options: options)
+            target.record(length)
+            return Data()
+        }
+        return try await sendRaw(request, options: options).body
     }
 
     /// Sends `request` and returns the reply's body as UTF-8 text (e.g. `application/sdp`).
@@ -37,129 +54,197 @@ extension OpenAIClient {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, or
     ///   cancellation.
     func sendRaw(_ request: APIRequest, options: RequestOptions) async throws -> HTTPResponse {
-        let httpRequest = try makeHTTPRequest(request, options: options)
-        let timeout = options.timeout ?? configuration.timeout
-        let maxRetries = max(0, options.maxRetries ?? configuration.maxRetries)
-        var attempt = 0
-        while true {
-            try Task.checkCancellation()
-            let outcome: Result<HTTPResponse, OpenAIError>
+        try await withRetries(request, options: options) { httpRequest, timeout in
+            let response = try await self.transport.send(httpRequest, timeout: timeout)
+            guard (200..<300).contains(response.statusCode) else { return .failure(response) }
+            return .success(response, statusCode: response.statusCode, headers: response.headers)
+        }
+    }
+
+    /// Sends `request` with retries and streams the 2xx reply's body to the file at `destination`
+    /// without holding it in memory; the file is replaced, and removed again when the transfer fails.
+    ///
+    /// - Returns: The number of bytes written.
+    /// - Throws: ``OpenAIError`` as ``sendRaw(_:options:)``; the file-system error when
+    ///   `destination` cannot be written.
+    func sendForFile(_ request: APIRequest, to destination: URL, options: RequestOptions) async throws -> Int64 {
+        try await withRetries(request, options: options) { httpRequest, timeout in
+            let response = try await self.transport.stream(httpRequest, timeout: timeout)
+            guard (200..<300).contains(response.statusCode) else {
+                var body = Data()
+                for try await chunk in response.body where body.count < 65_536 { body.append(chunk) }
+                return .failure(HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: body))
+            }
+            let manager = FileManager.default
+            try? manager.removeItem(at: destination)
+            guard manager.createFile(atPath: destination.path, contents: nil) else {
+                throw OpenAIError(kind: .invalidRequest, message: "Cannot create \(destination.path).")
+            }
+            let handle = try FileHandle(forWritingTo: destination)
+            var written: Int64 = 0
             do {
-                outcome = .success(try await transport.send(httpRequest, timeout: timeout))
-            } catch let error as OpenAIError {
-                outcome = .failure(error)
-            } catch is CancellationError {
-                throw OpenAIError(kind: .cancelled, message: "The request was cancelled.")
-            }
-            if case .success(let response) = outcome, (200..<300).contains(response.statusCode) {
-                return response
-            }
-            let error: OpenAIError =
-                switch outcome {
-                case .success(let response): .fromResponse(response)
-                case .failure(let error): error
+                for try await chunk in response.body {
+                    try handle.write(contentsOf: chunk)
+                    written += Int64(chunk.count)
                 }
-            guard attempt < maxRetries, !Task.isCancelled,
-                let delay = RetryPolicy.delay(
-                    attempt: attempt, response: try? outcome.get(), error: error)
-            else { throw error }
-            attempt += 1
-            do {
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                try handle.close()
             } catch {
-                throw OpenAIError(kind: .cancelled, message: "The request was cancelled during a retry wait.")
+                try? handle.close()
+                try? manager.removeItem(at: destination)
+                throw error
+            }
+            return .success(written, statusCode: response.statusCode, headers: response.headers)
+        }
+    }
+
+    /// Runs `attempt` until it succeeds, the ``RetryPolicy`` gives up, or the task is cancelled.
+    /// The credential is fetched before every attempt; the request (idempotency key included) is
+    /// otherwise the same each time.
+    func withRetries<Value>(
+        _ request: APIRequest, options: RequestOptions,
+        _ attempt: (HTTPRequest, TimeInterval) async throws -> AttemptResult<Value>
+    ) async throws -> Value {
+        var httpRequest = try makeHTTPRequest(request, options: options)
+        let timeout = options.timeout ?? configuration.timeout
+        let policy = RetryPolicy(maxRetries: max(0, options.maxRetries ?? configuration.maxRetries))
+        let recorder = RequestContext.recorder
+        var retries = 0
+        while true {
+            if Task.isCancelled { throw OpenAIError.cancelled() }
+            try await authorize(&httpRequest, request, options: options)
+            let outcome: RetryPolicy.Outcome
+            let error: OpenAIError
+            do {
+                switch try await attempt(httpRequest, timeout) {
+                case .success(let value, let statusCode, let headers):
+                    recorder?.record(RawResponse(statusCode: statusCode, headers: headers, attempts: retries + 1))
+                    return value
+                case .failure(let response):
+                    recorder?.record(
+                        RawResponse(statusCode: response.statusCode, headers: response.headers, attempts: retries + 1))
+                    error = .fromResponse(response)
+                    outcome = .response(statusCode: response.statusCode, headers: response.headers)
+                }
+            } catch let failure as OpenAIError {
+                error = failure
+                outcome = .failure(failure.kind)
+            } catch is CancellationError {
+                throw OpenAIError.cancelled()
+            } catch let failure as URLError where failure.code == .cancelled {
+                throw OpenAIError.cancelled()
+            }
+            let decision = policy.decide(
+                retriesSoFar: retries, outcome: outcome, bodyIsReplayable: httpRequest.body?.isReplayable ?? true,
+                isCancelled: Task.isCancelled || error.kind == .cancelled, now: Date(), jitter: jitter())
+            guard case .retry(let delay) = decision else { throw error }
+            retries += 1
+            do {
+                try await sleeper.sleep(seconds: delay)
+            } catch {
+                throw OpenAIError.cancelled("The request was cancelled while waiting \(delay) s to retry.")
             }
         }
     }
 
+    /// Builds the HTTP request for `request`: URL (base URL, Azure deployment path, query),
+    /// default and per-request headers, the static credential and the body.
+    ///
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when the URL is
+    ///   invalid; `EncodingError` when extra body members do not encode.
     func makeHTTPRequest(_ request: APIRequest, options: RequestOptions) throws -> HTTPRequest {
         let base = configuration.baseURL.absoluteString
         let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
-        guard var components = URLComponents(string: trimmed + request.path) else {
-            throw OpenAIError(kind: .invalidRequest, message: "Invalid URL for \(request.operationID).")
+        var path = request.path
+        var query = request.query
+        if let azure = configuration.azure {
+            if Configuration.Azure.deploymentScopedPaths.contains(path),
+                let deployment = azure.deployment ?? Self.model(in: request.body)
+            {
+                let encoded =
+                    deployment.addingPercentEncoding(withAllowedCharacters: APIRequest.pathSegmentAllowed) ?? deployment
+                path = "/deployments/\(encoded)" + path
+            }
+            if !query.contains(where: { $0.name == "api-version" }) {
+                query.append(URLQueryItem(name: "api-version", value: azure.apiVersion))
+            }
         }
-        let query = (components.queryItems ?? []) + request.query + options.query
-        if !query.isEmpty {
-            components.queryItems = query
+        query += options.query
+        let url: URL
+        if query.isEmpty, let plain = URL(string: trimmed + path) {
+            url = plain
+        } else {
+            guard var components = URLComponents(string: trimmed + path) else {
+                throw OpenAIError(kind: .invalidRequest, message: "Invalid URL for \(request.operationID).")
+            }
+            components.queryItems = (components.queryItems ?? []) + query
             // `+` is legal in a query but read as a space by many servers; encode it.
             components.percentEncodedQuery = components.percentEncodedQuery?
                 .replacingOccurrences(of: "+", with: "%2B")
-        }
-        guard let url = components.url else {
-            throw OpenAIError(kind: .invalidRequest, message: "Invalid URL for \(request.operationID).")
-        }
-        var headers: [String: String] = [
-            "Accept": request.accept,
-            "User-Agent": "OpenAI-Swift/\(OpenAIClient.sdkVersion)",
-        ]
-        let key: String? =
-            switch request.authentication {
-            case .apiKey: configuration.apiKey ?? configuration.adminAPIKey
-            case .adminAPIKey: configuration.adminAPIKey ?? configuration.apiKey
+            guard let built = components.url else {
+                throw OpenAIError(kind: .invalidRequest, message: "Invalid URL for \(request.operationID).")
             }
-        if let key { headers["Authorization"] = "Bearer \(key)" }
+            url = built
+        }
+        var headers: [String: String] = ["Accept": request.accept, "User-Agent": OpenAIClient.userAgent]
+        if let key = staticCredential(for: request.authentication) {
+            headers[credentialHeaderName] = credentialHeaderValue(key)
+        }
         if let organization = configuration.organization { headers["OpenAI-Organization"] = organization }
         if let project = configuration.project { headers["OpenAI-Project"] = project }
         if let contentType = request.contentType { headers["Content-Type"] = contentType }
         for (name, value) in request.headers { headers[name] = value }
         if let idempotencyKey = options.idempotencyKey { headers["Idempotency-Key"] = idempotencyKey }
-        for (name, value) in configuration.defaultHeaders { headers[name] = value }
-        for (name, value) in options.headers {
-            headers = headers.filter { $0.key.lowercased() != name.lowercased() }
-            if let value { headers[name] = value }
-        }
-        var body = request.body
-        if !options.extraBody.isEmpty, let data = body, request.contentType == "application/json" {
+        for (name, value) in configuration.defaultHeaders { Self.set(name, value, in: &headers) }
+        for (name, value) in options.headers { Self.set(name, value, in: &headers) }
+        var body = request.httpBody
+        if !options.extraBody.isEmpty, case .data(let data)? = body, request.contentType == "application/json" {
             var object = (try? JSONDecoder().decode([String: JSONValue].self, from: data)) ?? [:]
             object.merge(options.extraBody) { _, extra in extra }
-            body = try APIRequest.encoder.encode(object)
+            body = .data(try APIRequest.encoder.encode(object))
         }
-        return HTTPRequest(method: request.method, url: url, headers: headers, body: body)
+        return HTTPRequest(
+            method: request.method, url: url, headers: headers, body: body, uploadProgress: options.uploadProgress)
     }
 
-    /// The SDK's version, sent in `User-Agent`.
-    public static let sdkVersion = "0.1.0"
-}
-
-/// When to retry, and how long to wait: the rules of OpenAI's official SDKs.
-enum RetryPolicy {
-    /// The longest `Retry-After` the SDK honours, in seconds; a longer one falls back to the
-    /// exponential backoff, so a reply asking for an hour neither sleeps an hour nor hangs.
-    static let maxRetryAfter: TimeInterval = 60
-
-    /// The delay before retry number `attempt + 1`, in seconds, or `nil` when the failure is not
-    /// retryable.
-    static func delay(attempt: Int, response: HTTPResponse?, error: OpenAIError) -> TimeInterval? {
-        if let response {
-            switch response.value(forHeader: "x-should-retry")?.lowercased() {
-            case "true": break
-            case "false": return nil
-            default:
-                guard [408, 409, 429].contains(response.statusCode) || response.statusCode >= 500 else {
-                    return nil
-                }
-            }
-            if let advised = retryAfter(response), advised >= 0, advised <= maxRetryAfter {
-                return advised
-            }
-        } else {
-            guard error.kind == .connection || error.kind == .timeout else { return nil }
-        }
-        let base = min(0.5 * pow(2, Double(attempt)), 8)
-        return base * (1 - Double.random(in: 0...0.25))
+    /// Sets the credential fetched from ``Configuration/apiKeyProvider`` for this attempt, unless
+    /// the caller's options set or removed that header.
+    func authorize(_ httpRequest: inout HTTPRequest, _ request: APIRequest, options: RequestOptions) async throws {
+        guard let provider = configuration.apiKeyProvider,
+            !(request.authentication == .adminAPIKey && configuration.adminAPIKey != nil),
+            !options.headers.keys.contains(where: { $0.lowercased() == credentialHeaderName.lowercased() })
+        else { return }
+        let key = try await provider()
+        Self.set(credentialHeaderName, credentialHeaderValue(key), in: &httpRequest.headers)
     }
 
-    /// `retry-after-ms`, then `Retry-After` as seconds or an HTTP date, in seconds.
-    static func retryAfter(_ response: HTTPResponse) -> TimeInterval? {
-        if let text = response.value(forHeader: "retry-after-ms"), let milliseconds = Double(text) {
-            return milliseconds / 1000
+    /// The header that carries the credential: `api-key` for Azure keys, else `Authorization`.
+    private var credentialHeaderName: String {
+        configuration.azure != nil && configuration.apiKeyProvider == nil ? "api-key" : "Authorization"
+    }
+
+    private func credentialHeaderValue(_ key: String) -> String {
+        credentialHeaderName == "api-key" ? key : "Bearer \(key)"
+    }
+
+    private func staticCredential(for authentication: APIRequest.Authentication) -> String? {
+        switch authentication {
+        case .apiKey: configuration.apiKey ?? configuration.adminAPIKey
+        case .adminAPIKey: configuration.adminAPIKey ?? configuration.apiKey
         }
-        guard let text = response.value(forHeader: "retry-after") else { return nil }
-        if let seconds = Double(text) { return seconds }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text).map { $0.timeIntervalSinceNow }
+    }
+
+    /// Sets (or, for `nil`, removes) the header `name`, replacing any spelling of it.
+    private static func set(_ name: String, _ value: String?, in headers: inout [String: String]) {
+        let lowered = name.lowercased()
+        for key in headers.keys where key.lowercased() == lowered { headers[key] = nil }
+        if let value { headers[name] = value }
+    }
+
+    /// The `model` member of a JSON body (the Azure deployment when none is configured).
+    private static func model(in body: Data?) -> String? {
+        guard let body, let object = try? JSONDecoder().decode([String: JSONValue].self, from: body) else {
+            return nil
+        }
+        return object["model"]?.stringValue
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// Switch on ``kind`` for the category. For an API error, ``message``, ``type``, ``code`` and
 /// ``param`` come from the OpenAI error body (`{"error": {...}}`, spec schema `Error`).
 /// The API key is never part of any description.
-public struct OpenAIError: Error, Sendable, CustomStringConvertible {
+public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The category of an ``OpenAIError``; new categories may be added.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         private let name: String
@@ -41,6 +41,9 @@ public struct OpenAIError: Error, Sendable, CustomStringConvertible {
         public static let decoding = Kind("decoding")
         /// The request could not be built (e.g. an empty path parameter) or no credential is set.
         public static let invalidRequest = Kind("invalidRequest")
+        /// A webhook delivery failed verification: missing headers, a bad signature, or a
+        /// timestamp outside the tolerance.
+        public static let webhookVerification = Kind("webhookVerification")
 
         static func forStatus(_ status: Int) -> Kind {
             switch status {
@@ -103,6 +106,25 @@ public struct OpenAIError: Error, Sendable, CustomStringConvertible {
         if let requestID { parts.append("request \(requestID)") }
         if let codingPath { parts.append("at \(codingPath)") }
         return parts.joined(separator: ", ") + ": " + message
+    }
+
+    /// The body excerpt (at most 512 bytes, as UTF-8), the method and request id and the
+    /// response headers with credentials and cookies redacted.
+    public var debugDescription: String {
+        var text = description
+        if !headers.isEmpty {
+            let rendered = HTTPHeaders.redacted(headers).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+            text += "\nheaders: " + rendered.joined(separator: "; ")
+        }
+        if let rawBody, !rawBody.isEmpty {
+            text += "\nbody: " + String(decoding: rawBody.prefix(512), as: UTF8.self)
+        }
+        return text
+    }
+
+    /// A cancellation error.
+    static func cancelled(_ message: String = "The request was cancelled.") -> OpenAIError {
+        OpenAIError(kind: .cancelled, message: message)
     }
 
     /// Builds the error for a non-2xx reply, reading the OpenAI error body when it is JSON.

@@ -41,4 +41,22 @@ extension ImagesEditsAPI {
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: ImagesResponse.self)
     }
+
+    /// Calls `POST /images/edits`.
+    ///
+    /// - Parameters:
+    ///   - body: The request body, sent as `multipart/form-data`.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ImagesResponse` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /images/edits` (operationId `createImageEdit`)
+    public func create(
+        multipart body: CreateImageEditRequest,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ImagesResponse {
+        var request = APIRequest(method: "POST", path: "/images/edits", operationID: "createImageEdit")
+        try request.setMultipartBody(body)
+        return try await client.send(request, options: options, as: ImagesResponse.self)
+    }
 }

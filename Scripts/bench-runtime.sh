@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Benchmarks the SDK runtime's per-request overhead against bare URLSession, in release mode, on
+# the local test server (Scripts/testserver, request validation off).
+#
+# Both clients send the same GET /models/{model} exchange; the SDK also builds the request, runs
+# its retry loop and delegate transport and decodes the JSON reply. Rounds alternate bare / SDK;
+# medians of requests per second are compared with 1 and 16 concurrent tasks. Ends with:
+#   overhead_ratio_c1: <x>    SDK time per request / bare URLSession time per request, 1 task
+#   overhead_ratio_c16: <x>   the same with 16 concurrent tasks
+#
+# Usage: Scripts/bench-runtime.sh [rounds] [requests-per-round]     (default 5 rounds of 400)
+# Environment:
+#   BENCH_RUNTIME_BUILD=standalone (default)  compile Sources/OpenAI/Runtime (without the
+#                                             multipart/streaming files) and the benchmark as one
+#                                             module with swiftc -O: needs no generated code
+#   BENCH_RUNTIME_BUILD=spm                   swift build -c release --product bench-runtime (the
+#                                             whole OpenAI module; calls client.models.retrieve)
+#   OPENAI_TEST_PYTHON                        the test server's Python (default Scripts/.venv/bin/python)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+rounds="${1:-5}"
+per_round="${2:-400}"
+mode="${BENCH_RUNTIME_BUILD:-standalone}"
+scratch=".build-bench-runtime"
+python="${OPENAI_TEST_PYTHON:-Scripts/.venv/bin/python}"
+
+if [[ ! -x "$python" ]] && ! command -v "$python" >/dev/null; then
+    echo "no Python for the test server ($python): run Scripts/test.sh first" >&2
+    exit 1
+fi
+
+mkdir -p "$scratch"
+if [[ "$mode" == "spm" ]]; then
+    swift build -c release --product bench-runtime --scratch-path "$scratch" >&2
+    binary="$(swift build -c release --product bench-runtime --scratch-path "$scratch" --show-bin-path)/bench-runtime"
+else
+    sources=()
+    for file in Sources/OpenAI/Runtime/*.swift; do
+        case "$(basename "$file")" in
+            # These need Sources/OpenAI/Streaming or the multipart encoder, which the benchmark does not use.
+            OpenAIClient+Streaming.swift | Multipart*.swift | FileUpload*.swift | AsyncChunkSource.swift) ;;
+            *) sources+=("$file") ;;
+        esac
+    done
+    binary="$scratch/bench-runtime"
+    swiftc -O -wmo -module-name OpenAIBench -D STANDALONE -swift-version 6 \
+        "${sources[@]}" Benchmarks/Runtime/main.swift -o "$binary" 2>&1 | grep -v "^$" >&2 || true
+    [[ -x "$binary" ]] || { echo "benchmark build failed" >&2; exit 1; }
+fi
+
+port_file="$(mktemp -u "${TMPDIR:-/tmp}/openai-testserver-bench-XXXXXX.port")"
+exec 3> >("$python" Scripts/testserver/server.py --spec ../shared/spec/openapi.yaml --fixtures ../shared/fixtures \
+    --port 0 --port-file "$port_file" --exit-on-stdin-eof --max-records 100 >/dev/null 2>&1)
+for _ in $(seq 1 600); do
+    [[ -s "$port_file" ]] && break
+    sleep 0.05
+done
+[[ -s "$port_file" ]] || { echo "the test server did not start" >&2; exit 1; }
+port="$(tr -d '[:space:]' < "$port_file")"
+rm -f "$port_file"
+
+"$binary" "http://127.0.0.1:$port/v1" "$rounds" "$per_round"
+exec 3>&-

@@ -1,0 +1,180 @@
+import Foundation
+
+extension OpenAIClient {
+    /// Client settings. Timeout, retries, headers and query can also be set per request through
+    /// ``RequestOptions``.
+    ///
+    /// Its descriptions and mirror (`dump`) redact every credential.
+    public struct Configuration: Sendable {
+        /// The API key sent as `Authorization: Bearer` to operations that use `ApiKeyAuth`.
+        public var apiKey: String?
+        /// The admin key for the operations the spec marks with `AdminApiKeyAuth`.
+        public var adminAPIKey: String?
+        /// Returns the key (or an Azure Entra ID token) to send; called before every attempt, so
+        /// it can refresh short-lived tokens. It wins over ``apiKey``; admin operations still use
+        /// ``adminAPIKey`` when set.
+        public var apiKeyProvider: (@Sendable () async throws -> String)?
+        /// Sent as `OpenAI-Organization` when set.
+        public var organization: String?
+        /// Sent as `OpenAI-Project` when set.
+        public var project: String?
+        /// The `whsec_` secret that webhook verification uses when none is passed.
+        public var webhookSecret: String?
+        /// The base URL; `https://api.openai.com/v1` by default. A trailing slash is ignored.
+        public var baseURL: URL
+        /// The longest time one attempt may take, in seconds; 600 by default.
+        public var timeout: TimeInterval
+        /// How many times a failed request is retried; 2 by default.
+        public var maxRetries: Int
+        /// Headers sent with every request.
+        public var defaultHeaders: [String: String]
+        /// Azure OpenAI settings; `nil` for OpenAI and OpenAI-compatible providers.
+        public var azure: Azure?
+
+        /// The default base URL, `https://api.openai.com/v1`.
+        public static let defaultBaseURL = URL(string: "https://api.openai.com/v1")!
+
+        /// Creates a configuration.
+        ///
+        /// - Parameters:
+        ///   - apiKey: The API key.
+        ///   - adminAPIKey: The admin API key.
+        ///   - apiKeyProvider: Called before every attempt for the key or token to send.
+        ///   - organization: The organization ID (`OpenAI-Organization`).
+        ///   - project: The project ID (`OpenAI-Project`).
+        ///   - webhookSecret: The webhook signing secret (`whsec_...`).
+        ///   - baseURL: The base URL.
+        ///   - timeout: The longest time one attempt may take, in seconds.
+        ///   - maxRetries: How many times a failed request is retried.
+        ///   - defaultHeaders: Headers sent with every request.
+        ///   - azure: Azure OpenAI settings.
+        public init(
+            apiKey: String? = nil, adminAPIKey: String? = nil,
+            apiKeyProvider: (@Sendable () async throws -> String)? = nil, organization: String? = nil,
+            project: String? = nil, webhookSecret: String? = nil, baseURL: URL = Configuration.defaultBaseURL,
+            timeout: TimeInterval = 600, maxRetries: Int = 2, defaultHeaders: [String: String] = [:],
+            azure: Azure? = nil
+        ) {
+            self.apiKey = apiKey
+            self.adminAPIKey = adminAPIKey
+            self.apiKeyProvider = apiKeyProvider
+            self.organization = organization
+            self.project = project
+            self.webhookSecret = webhookSecret
+            self.baseURL = baseURL
+            self.timeout = timeout
+            self.maxRetries = maxRetries
+            self.defaultHeaders = defaultHeaders
+            self.azure = azure
+        }
+
+        /// Whether any credential is set.
+        var hasCredential: Bool { apiKey != nil || adminAPIKey != nil || apiKeyProvider != nil }
+
+        /// Reads `OPENAI_API_KEY`, `OPENAI_ADMIN_KEY`, `OPENAI_ORG_ID`, `OPENAI_PROJECT_ID`,
+        /// `OPENAI_BASE_URL` and `OPENAI_WEBHOOK_SECRET`; values are trimmed and an empty value
+        /// counts as unset.
+        ///
+        /// - Parameter environment: The variables; the process environment by default.
+        /// - Returns: The configuration, with defaults for everything unset.
+        public static func fromEnvironment(
+            _ environment: [String: String] = ProcessInfo.processInfo.environment
+        ) -> Configuration {
+            func value(_ name: String) -> String? {
+                guard let raw = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty
+                else { return nil }
+                return raw
+            }
+            return Configuration(
+                apiKey: value("OPENAI_API_KEY"), adminAPIKey: value("OPENAI_ADMIN_KEY"),
+                organization: value("OPENAI_ORG_ID"), project: value("OPENAI_PROJECT_ID"),
+                webhookSecret: value("OPENAI_WEBHOOK_SECRET"),
+                baseURL: value("OPENAI_BASE_URL").flatMap(URL.init(string:)) ?? defaultBaseURL)
+        }
+
+        /// A configuration for Azure OpenAI: base URL `<endpoint>/openai`, the `api-version`
+        /// query on every request, `/deployments/<name>` before the deployment-scoped paths, and
+        /// the key in an `api-key` header (or a token from `tokenProvider` as `Authorization:
+        /// Bearer`).
+        ///
+        /// - Parameters:
+        ///   - endpoint: The resource endpoint, e.g. `https://example.openai.azure.com`.
+        ///   - apiVersion: The `api-version` query value, e.g. `2024-10-21`.
+        ///   - deployment: The deployment for deployment-scoped operations; when `nil`, the JSON
+        ///     body's `model` names it.
+        ///   - apiKey: The Azure API key, sent as `api-key`.
+        ///   - tokenProvider: Returns a Microsoft Entra ID token; called before every attempt.
+        /// - Returns: The configuration.
+        public static func azure(
+            endpoint: URL, apiVersion: String, deployment: String? = nil, apiKey: String? = nil,
+            tokenProvider: (@Sendable () async throws -> String)? = nil
+        ) -> Configuration {
+            let base =
+                endpoint.absoluteString.hasSuffix("/")
+                ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
+            return Configuration(
+                apiKey: apiKey, apiKeyProvider: tokenProvider, baseURL: URL(string: base + "/openai") ?? endpoint,
+                azure: Azure(apiVersion: apiVersion, deployment: deployment))
+        }
+    }
+}
+
+extension OpenAIClient.Configuration {
+    /// Azure OpenAI settings (see ``OpenAIClient/Configuration/azure(endpoint:apiVersion:deployment:apiKey:tokenProvider:)``).
+    public struct Azure: Sendable, Hashable {
+        /// The `api-version` query value.
+        public var apiVersion: String
+        /// The deployment used for deployment-scoped operations; the body's `model` when `nil`.
+        public var deployment: String?
+
+        /// The paths Azure serves below `/deployments/<name>` (as openai-python's `AzureOpenAI`).
+        public static let deploymentScopedPaths: Set<String> = [
+            "/completions", "/chat/completions", "/embeddings", "/audio/transcriptions", "/audio/translations",
+            "/audio/speech", "/images/generations", "/images/edits",
+        ]
+
+        /// Creates Azure settings.
+        ///
+        /// - Parameters:
+        ///   - apiVersion: The `api-version` query value.
+        ///   - deployment: The deployment name, or `nil` to use the body's `model`.
+        public init(apiVersion: String, deployment: String? = nil) {
+            self.apiVersion = apiVersion
+            self.deployment = deployment
+        }
+    }
+}
+
+extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The settings with every credential shown only as set or unset.
+    public var description: String {
+        func secret(_ value: String?) -> String { value == nil ? "nil" : "<redacted>" }
+        var parts = [
+            "baseURL: \(baseURL.absoluteString)", "apiKey: \(secret(apiKey))", "adminAPIKey: \(secret(adminAPIKey))",
+            "apiKeyProvider: \(apiKeyProvider == nil ? "nil" : "<set>")",
+            "webhookSecret: \(secret(webhookSecret))", "timeout: \(timeout) s", "maxRetries: \(maxRetries)",
+        ]
+        if let organization { parts.append("organization: \(organization)") }
+        if let project { parts.append("project: \(project)") }
+        if !defaultHeaders.isEmpty { parts.append("defaultHeaders: \(HTTPHeaders.redacted(defaultHeaders))") }
+        if let azure { parts.append("azure: \(azure)") }
+        return "Configuration(" + parts.joined(separator: ", ") + ")"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror with credentials redacted, so `dump(configuration)` shows no key.
+    public var customMirror: Mirror {
+        func secret(_ value: String?) -> String { value == nil ? "nil" : "<redacted>" }
+        return Mirror(
+            self,
+            children: [
+                "apiKey": secret(apiKey), "adminAPIKey": secret(adminAPIKey),
+                "apiKeyProvider": apiKeyProvider == nil ? "nil" : "<set>", "organization": organization as Any,
+                "project": project as Any, "webhookSecret": secret(webhookSecret), "baseURL": baseURL,
+                "timeout": timeout, "maxRetries": maxRetries, "defaultHeaders": HTTPHeaders.redacted(defaultHeaders),
+                "azure": azure as Any,
+            ])
+    }
+}

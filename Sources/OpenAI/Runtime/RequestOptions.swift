@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Per-request settings that override the client's ``OpenAIClient/Configuration``.
+public struct RequestOptions: Sendable {
+    /// Extra header fields; a `nil` value removes a header the SDK would send.
+    public var headers: [String: String?]
+    /// Extra query items, appended after the operation's own.
+    public var query: [URLQueryItem]
+    /// Extra members merged into a JSON request body (a `.null` value sends an explicit `null`).
+    public var extraBody: [String: JSONValue]
+    /// The longest time one attempt may take, in seconds.
+    public var timeout: TimeInterval?
+    /// How many times a failed request is retried.
+    public var maxRetries: Int?
+    /// Sent as `Idempotency-Key`, the same on every attempt.
+    public var idempotencyKey: String?
+    /// Called as the request body is sent, with the bytes sent so far and the total when known.
+    public var uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
+
+    /// Creates options; every value defaults to the client's.
+    ///
+    /// - Parameters:
+    ///   - headers: Extra headers; a `nil` value removes the header.
+    ///   - query: Extra query items.
+    ///   - extraBody: Extra members merged into a JSON body.
+    ///   - timeout: The longest time one attempt may take, in seconds.
+    ///   - maxRetries: How many times a failed request is retried.
+    ///   - idempotencyKey: The `Idempotency-Key` header, the same on every attempt.
+    ///   - uploadProgress: Called with bytes sent and total bytes as the body goes out.
+    public init(
+        headers: [String: String?] = [:], query: [URLQueryItem] = [], extraBody: [String: JSONValue] = [:],
+        timeout: TimeInterval? = nil, maxRetries: Int? = nil, idempotencyKey: String? = nil,
+        uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil
+    ) {
+        self.headers = headers
+        self.query = query
+        self.extraBody = extraBody
+        self.timeout = timeout
+        self.maxRetries = maxRetries
+        self.idempotencyKey = idempotencyKey
+        self.uploadProgress = uploadProgress
+    }
+}

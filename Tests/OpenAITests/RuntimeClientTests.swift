@@ -1,0 +1,326 @@
+import Foundation
+import XCTest
+
+@testable import OpenAI
+
+/// Configuration, request building, secrets, retries through a scripted transport, and the
+/// cryptography of webhook signatures: everything of the runtime that needs no server.
+final class RuntimeClientTests: XCTestCase {
+    private let secretKey = "sk-proj-SECRETSECRETSECRET1234567890"
+
+    // MARK: Configuration
+
+    func testEnvironmentValuesAreTrimmedAndEmptyMeansUnset() {
+        let configuration = OpenAIClient.Configuration.fromEnvironment([
+            "OPENAI_API_KEY": "  sk-env \n", "OPENAI_ORG_ID": "", "OPENAI_PROJECT_ID": " proj_1 ",
+            "OPENAI_BASE_URL": "http://localhost:9/v1/", "OPENAI_WEBHOOK_SECRET": "whsec_abc",
+            "OPENAI_ADMIN_KEY": "sk-admin",
+        ])
+        XCTAssertEqual(configuration.apiKey, "sk-env")
+        XCTAssertNil(configuration.organization)
+        XCTAssertEqual(configuration.project, "proj_1")
+        XCTAssertEqual(configuration.baseURL.absoluteString, "http://localhost:9/v1/")
+        XCTAssertEqual(configuration.webhookSecret, "whsec_abc")
+        XCTAssertEqual(configuration.adminAPIKey, "sk-admin")
+        XCTAssertEqual(configuration.timeout, 600)
+        XCTAssertEqual(configuration.maxRetries, 2)
+        XCTAssertEqual(
+            OpenAIClient.Configuration.fromEnvironment([:]).baseURL.absoluteString, "https://api.openai.com/v1")
+    }
+
+    func testNoCredentialFailsAtConstructionWithAClearMessage() {
+        XCTAssertThrowsError(try OpenAIClient(configuration: .init())) { error in
+            let error = error as? OpenAIError
+            XCTAssertEqual(error?.kind, .invalidRequest)
+            XCTAssertTrue(error?.message.contains("OPENAI_API_KEY") ?? false)
+        }
+        XCTAssertNoThrow(try OpenAIClient(configuration: .init(apiKeyProvider: { "sk-late" })))
+    }
+
+    func testNoDescriptionDebugDescriptionOrDumpShowsTheKey() throws {
+        let configuration = OpenAIClient.Configuration(
+            apiKey: secretKey, adminAPIKey: secretKey + "admin", organization: "org-1",
+            webhookSecret: "whsec_" + secretKey, defaultHeaders: ["Authorization": "Bearer " + secretKey])
+        let client = try OpenAIClient(configuration: configuration)
+        let request = try client.makeHTTPRequest(
+            APIRequest(method: "GET", path: "/models", operationID: "listModels"), options: RequestOptions())
+        XCTAssertEqual(request.headers["Authorization"], "Bearer " + secretKey, "the key is sent")
+        let error = OpenAIError.fromResponse(
+            HTTPResponse(
+                statusCode: 401, headers: ["x-request-id": "req_1", "Set-Cookie": "s=1"],
+                body: Data(#"{"error":{"message":"Incorrect API key provided: sk-proj-****7890."}}"#.utf8)))
+        var texts: [String] = []
+        for value in [client, configuration, request, error] as [Any] {
+            texts.append(String(describing: value))
+            texts.append(String(reflecting: value))
+            var dumped = ""
+            dump(value, to: &dumped)
+            texts.append(dumped)
+        }
+        for text in texts {
+            XCTAssertFalse(text.contains("SECRETSECRET"), "a key leaked into: \(text)")
+        }
+        XCTAssertTrue(String(describing: configuration).contains("apiKey: <redacted>"))
+        XCTAssertTrue(String(describing: request).contains("<redacted>"))
+    }
+
+    // MARK: Request building
+
+    func testQueryArraysObjectsAndNamesThatAlreadyEndInBrackets() throws {
+        var request = APIRequest(method: "GET", path: "/x", operationID: "x")
+        try request.addQuery("include", ["a", "b"])
+        try request.addQuery("include[]", ["step_details.tool_calls[*].file_search.results[*].content"])
+        try request.addQuery("metadata", ["k": "v", "a": "b"])
+        try request.addQuery("limit", 3)
+        try request.addQuery("flag", true)
+        try request.addQuery("absent", String?.none)
+        XCTAssertEqual(
+            request.query.map { "\($0.name)=\($0.value ?? "")" },
+            [
+                "include[]=a", "include[]=b", "include[]=step_details.tool_calls[*].file_search.results[*].content",
+                "metadata[a]=b", "metadata[k]=v", "limit=3", "flag=true",
+            ])
+    }
+
+    func testPathParametersArePercentEncodedAndEmptyOnesRejected() throws {
+        var request = APIRequest(method: "GET", path: "/files/{file_id}/content", operationID: "downloadFile")
+        try request.setPathParameter("file_id", "a b/c?d#é")
+        XCTAssertEqual(request.path, "/files/a%20b%2Fc%3Fd%23%C3%A9/content")
+        var empty = APIRequest(method: "GET", path: "/files/{file_id}", operationID: "retrieveFile")
+        XCTAssertThrowsError(try empty.setPathParameter("file_id", "")) { error in
+            XCTAssertEqual((error as? OpenAIError)?.kind, .invalidRequest)
+        }
+    }
+
+    func testHeadersOptionsAndQueryItemsApplyInOrder() throws {
+        let client = try OpenAIClient(
+            configuration: .init(
+                apiKey: "sk-1", organization: "org-1", baseURL: URL(string: "http://h/v1/")!,
+                defaultHeaders: ["X-Default": "d"]))
+        var request = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
+        try request.setJSONBody(["model": "gpt-4o"])
+        let options = RequestOptions(
+            headers: ["x-default": "override", "OpenAI-Organization": nil],
+            query: [URLQueryItem(name: "q", value: "a+b")],
+            extraBody: ["store": .null], idempotencyKey: "idem-1")
+        let http = try client.makeHTTPRequest(request, options: options)
+        XCTAssertEqual(http.url.absoluteString, "http://h/v1/chat/completions?q=a%2Bb")
+        XCTAssertEqual(http.value(forHeader: "x-default"), "override")
+        XCTAssertNil(http.value(forHeader: "OpenAI-Organization"), "a nil option removes the header")
+        XCTAssertNil(http.value(forHeader: "OpenAI-Project"), "unset project sends no header")
+        XCTAssertEqual(http.value(forHeader: "Idempotency-Key"), "idem-1")
+        XCTAssertEqual(http.value(forHeader: "User-Agent"), OpenAIClient.userAgent)
+        XCTAssertTrue(OpenAIClient.userAgent.hasPrefix("OpenAI-Swift/\(OpenAIClient.sdkVersion)"))
+        guard case .data(let body)? = http.body else { return XCTFail("expected a data body") }
+        XCTAssertEqual(try JSONDecoder().decode(JSONValue.self, from: body), ["model": "gpt-4o", "store": nil])
+    }
+
+    func testAzureUsesDeploymentPathAPIVersionAndAPIKeyHeader() throws {
+        let client = try OpenAIClient(
+            configuration: .azure(
+                endpoint: URL(string: "https://example.openai.azure.com/")!, apiVersion: "2024-10-21", apiKey: "az-key")
+        )
+        var chat = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
+        try chat.setJSONBody(["model": "my-gpt4o"])
+        let http = try client.makeHTTPRequest(chat, options: RequestOptions())
+        XCTAssertEqual(
+            http.url.absoluteString,
+            "https://example.openai.azure.com/openai/deployments/my-gpt4o/chat/completions?api-version=2024-10-21")
+        XCTAssertEqual(http.value(forHeader: "api-key"), "az-key")
+        XCTAssertNil(http.value(forHeader: "Authorization"))
+        let files = try client.makeHTTPRequest(
+            APIRequest(method: "GET", path: "/files", operationID: "listFiles"), options: RequestOptions())
+        XCTAssertEqual(files.url.absoluteString, "https://example.openai.azure.com/openai/files?api-version=2024-10-21")
+    }
+
+    func testAzureTokenProviderIsCalledBeforeEveryAttemptAsBearer() async throws {
+        let counter = LockedState(0)
+        let transport = ScriptedTransport { request, index in
+            HTTPResponse(statusCode: index == 0 ? 500 : 200, headers: [:], body: Data("{}".utf8))
+        }
+        let configuration = OpenAIClient.Configuration.azure(
+            endpoint: URL(string: "https://e.openai.azure.com")!, apiVersion: "v", deployment: "dep",
+            tokenProvider: { "token-\(counter.withLock { value -> Int in value += 1; return value })" })
+        let client = try OpenAIClient(
+            configuration: configuration, transport: transport, sleeper: RecordingSleeper(), jitter: { 0 })
+        _ = try await client.sendRaw(
+            APIRequest(method: "POST", path: "/embeddings", operationID: "createEmbedding"), options: RequestOptions())
+        XCTAssertEqual(
+            transport.requests.map { $0.value(forHeader: "Authorization") }, ["Bearer token-1", "Bearer token-2"])
+        XCTAssertEqual(
+            transport.requests.first?.url.absoluteString,
+            "https://e.openai.azure.com/openai/deployments/dep/embeddings?api-version=v")
+    }
+
+    // MARK: Retries through a scripted transport
+
+    func testEveryAttemptSendsTheSameIdempotencyKeyAndTheDelaysFollowThePolicy() async throws {
+        let transport = ScriptedTransport { _, index in
+            HTTPResponse(
+                statusCode: index < 2 ? 503 : 200, headers: index == 0 ? ["retry-after-ms": "250"] : [:],
+                body: Data("{}".utf8))
+        }
+        let sleeper = RecordingSleeper()
+        let client = try OpenAIClient(
+            configuration: .init(apiKey: "sk-1"), transport: transport, sleeper: sleeper, jitter: { 0 })
+        let (_, raw) = try await client.withRawResponse {
+            try await client.sendRaw(
+                APIRequest(method: "POST", path: "/batches", operationID: "createBatch"),
+                options: RequestOptions(idempotencyKey: "stable-key"))
+        }
+        XCTAssertEqual(
+            transport.requests.map { $0.value(forHeader: "Idempotency-Key") }, Array(repeating: "stable-key", count: 3))
+        XCTAssertEqual(sleeper.delays, [0.25, 1.0])
+        XCTAssertEqual(raw.attempts, 3)
+        XCTAssertEqual(raw.statusCode, 200)
+    }
+
+    func testAOneShotStreamBodyIsNotRetried() async throws {
+        let transport = ScriptedTransport { _, _ in HTTPResponse(statusCode: 500) }
+        let client = try OpenAIClient(
+            configuration: .init(apiKey: "sk-1"), transport: transport, sleeper: RecordingSleeper(), jitter: { 0 })
+        var request = APIRequest(method: "POST", path: "/files", operationID: "createFile")
+        request.setStreamBody(.oneShot(length: 3, InputStream(data: Data("abc".utf8))), contentType: "text/plain")
+        do {
+            _ = try await client.sendRaw(request, options: RequestOptions())
+            XCTFail("expected an error")
+        } catch let error as OpenAIError {
+            XCTAssertEqual(error.kind, .server)
+        }
+        XCTAssertEqual(transport.requests.count, 1)
+        var replayable = APIRequest(method: "POST", path: "/files", operationID: "createFile")
+        replayable.setStreamBody(
+            .replayable(length: 3) { InputStream(data: Data("abc".utf8)) }, contentType: "text/plain")
+        _ = try? await client.sendRaw(replayable, options: RequestOptions())
+        XCTAssertEqual(transport.requests.count, 4, "a replayable body is sent 1 + 2 times")
+    }
+
+    func testPerRequestMaxRetriesOverridesTheClient() async throws {
+        let transport = ScriptedTransport { _, _ in HTTPResponse(statusCode: 429) }
+        let client = try OpenAIClient(
+            configuration: .init(apiKey: "sk-1", maxRetries: 5), transport: transport, sleeper: RecordingSleeper(),
+            jitter: { 0 })
+        let error = await XCTAssertThrowsOpenAIError {
+            _ = try await client.sendRaw(
+                APIRequest(method: "GET", path: "/models", operationID: "listModels"),
+                options: RequestOptions(maxRetries: 1))
+        }
+        XCTAssertEqual(error?.kind, .rateLimit)
+        XCTAssertEqual(transport.requests.count, 2)
+    }
+
+    // MARK: Webhook cryptography
+
+    func testSHA256AndHMACMatchPublishedVectors() {
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        XCTAssertEqual(
+            hex(HMACSHA256.digest(Array("abc".utf8))),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(
+            hex(HMACSHA256.digest([UInt8](repeating: 0x61, count: 1000))),
+            "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        XCTAssertEqual(
+            hex(
+                HMACSHA256.authenticationCode(
+                    key: Array("key".utf8), message: Array("The quick brown fox jumps over the lazy dog".utf8))),
+            "f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8")
+        XCTAssertEqual(
+            hex(HMACSHA256.authenticationCode(key: [UInt8](repeating: 0x6b, count: 100), message: Array("msg".utf8))),
+            "bd56a1782c2830e8abc6ed866a57a1230661e650b84c62f7ee3accc5fa5af491", "a key longer than a block is hashed")
+        // RFC 4231 test case 2.
+        XCTAssertEqual(
+            hex(
+                HMACSHA256.authenticationCode(
+                    key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8))),
+            "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    func testWebhookVerifierAcceptsTheSignedVectorAndRejectsTampering() throws {
+        let vector = try WebhookVector.load()
+        let verifier = try WebhookVerifier(secret: vector.secret)
+        XCTAssertNoThrow(try verifier.verify(payload: vector.body, headers: vector.headers, now: vector.signedAt))
+        XCTAssertNoThrow(
+            try verifier.verify(
+                payload: vector.body, headers: vector.headers, now: vector.signedAt.addingTimeInterval(299)))
+        var tampered = vector.body
+        tampered.append(0x20)
+        assertRejected(
+            try verifier.verify(payload: tampered, headers: vector.headers, now: vector.signedAt),
+            "No webhook signature")
+        assertRejected(
+            try WebhookVerifier(secret: "whsec_" + Data("wrong secret".utf8).base64EncodedString())
+                .verify(payload: vector.body, headers: vector.headers, now: vector.signedAt),
+            "No webhook signature")
+        assertRejected(
+            try verifier.verify(
+                payload: vector.body, headers: vector.headers, now: vector.signedAt.addingTimeInterval(301)),
+            "old")
+        assertRejected(
+            try verifier.verify(
+                payload: vector.body, headers: vector.headers, now: vector.signedAt.addingTimeInterval(-301)),
+            "future")
+        var missing = vector.headers
+        missing["webhook-id"] = nil
+        assertRejected(try verifier.verify(payload: vector.body, headers: missing, now: vector.signedAt), "webhook-id")
+    }
+
+    func testWebhookVerifierAcceptsAnyOfSeveralSignatures() throws {
+        let vector = try WebhookVector.load()
+        let verifier = try WebhookVerifier(secret: vector.secret)
+        var headers = vector.headers
+        let valid = vector.headers["webhook-signature"]!
+        headers["webhook-signature"] = "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= v2,abc \(valid)"
+        XCTAssertNoThrow(try verifier.verify(payload: vector.body, headers: headers, now: vector.signedAt))
+        headers["webhook-signature"] = "v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= v0," + valid.dropFirst(3)
+        assertRejected(
+            try verifier.verify(payload: vector.body, headers: headers, now: vector.signedAt), "No webhook signature")
+    }
+
+    private func assertRejected(
+        _ body: @autoclosure () throws -> Void, _ fragment: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
+        XCTAssertThrowsError(try body(), file: file, line: line) { error in
+            let error = error as? OpenAIError
+            XCTAssertEqual(error?.kind, .webhookVerification, file: file, line: line)
+            XCTAssertTrue(
+                error?.message.contains(fragment) ?? false, "\(error?.message ?? "-")", file: file, line: line)
+        }
+    }
+}
+
+/// OpenAI's published signed webhook vector in `../shared/fixtures/webhooks/signed/`.
+struct WebhookVector {
+    let body: Data
+    let headers: [String: String]
+    let secret: String
+    let signedAt: Date
+
+    static func load() throws -> WebhookVector {
+        let body = try Data(contentsOf: SharedData.file("fixtures/webhooks/signed/response.completed.body.json"))
+        let headers = try JSONDecoder().decode(
+            [String: String].self,
+            from: Data(contentsOf: SharedData.file("fixtures/webhooks/signed/response.completed.headers.json")))
+        let secret = try String(
+            contentsOf: SharedData.file("fixtures/webhooks/signed/secret.txt"), encoding: .utf8
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
+        let timestamp = try XCTUnwrap(headers["webhook-timestamp"].flatMap(TimeInterval.init))
+        return WebhookVector(
+            body: body, headers: headers, secret: secret, signedAt: Date(timeIntervalSince1970: timestamp))
+    }
+}
+
+/// Runs `body` and returns the ``OpenAIError`` it throws; fails the test when it throws nothing
+/// or something else.
+func XCTAssertThrowsOpenAIError(
+    file: StaticString = #filePath, line: UInt = #line, _ body: () async throws -> Void
+) async -> OpenAIError? {
+    do {
+        try await body()
+        XCTFail("expected an OpenAIError", file: file, line: line)
+    } catch let error as OpenAIError {
+        return error
+    } catch {
+        XCTFail("expected an OpenAIError, got \(error)", file: file, line: line)
+    }
+    return nil
+}

@@ -1,0 +1,150 @@
+import Foundation
+import XCTest
+
+@testable import OpenAI
+
+/// Streaming end to end against the local test server (Scripts/testserver) over the real
+/// ``URLSessionTransport``: the server validates each request against the spec and replays a
+/// recorded `.sse` fixture frame by frame, injects an error event mid-stream, or records that the
+/// client disconnected.
+final class StreamingServerTests: XCTestCase {
+    private var scenario = ""
+    private var client: OpenAIClient!
+
+    private func makeClient(_ name: String = #function, headers: [String: String] = [:]) throws -> OpenAIClient {
+        scenario = TestServer.scenario(name)
+        return try TestServer.shared().client(
+            maxRetries: 1, headers: ["x-testserver-scenario": scenario].merging(headers) { $1 }, sleeper: NoSleep())
+    }
+
+    private static let chatBody: JSONValue = [
+        "model": "gpt-4o", "messages": [["role": "user", "content": "Hello"]], "stream": true,
+    ]
+    private static let responsesBody: JSONValue = ["model": "gpt-4o", "input": "Hello", "stream": true]
+
+    private func chatStream(_ client: OpenAIClient) throws -> OpenAIStream<CreateChatCompletionStreamResponse> {
+        var request = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
+        try request.setJSONBody(Self.chatBody)
+        return client.stream(
+            request, options: RequestOptions(), as: CreateChatCompletionStreamResponse.self, framing: .data)
+    }
+
+    private func responsesStream(_ client: OpenAIClient) throws -> OpenAIStream<ResponseStreamEvent> {
+        var request = APIRequest(method: "POST", path: "/responses", operationID: "createResponse")
+        try request.setJSONBody(Self.responsesBody)
+        return client.stream(request, options: RequestOptions(), as: ResponseStreamEvent.self, framing: .data)
+    }
+
+    func testChatCompletionStreamEndToEndAssemblesTheRecordedAnswer() async throws {
+        let client = try makeClient(headers: ["x-testserver-fixture": "chat-completions/stream/py-plain-text.sse"])
+        var accumulator = ChatCompletionStreamAccumulator()
+        for try await chunk in try chatStream(client) { accumulator.append(chunk) }
+        XCTAssertEqual(accumulator.chunkCount, 33)
+        let completion = try XCTUnwrap(accumulator.completion)
+        XCTAssertEqual(completion.id, "chatcmpl-ABfw031mOJeYCSHe4yI2ZjOA6kMJL")
+        XCTAssertEqual(completion.choices.first?.finishReason, .stop)
+        XCTAssertTrue(completion.choices.first?.message.content?.hasPrefix("I'm unable to provide real-time") ?? false)
+        let records = try await TestServer.shared().requests(scenario: scenario)
+        XCTAssertEqual(records.count, 1)
+        XCTAssertEqual(records.first?.validation, "ok")
+        XCTAssertEqual(records.first?.headers["accept"] ?? records.first?.headers["Accept"], "text/event-stream")
+    }
+
+    func testResponsesStreamEndToEndGivesTheCompletedResponse() async throws {
+        let client = try makeClient(headers: ["x-testserver-fixture": "responses/stream/dotnet-text-basic.sse"])
+        var accumulator = try ResponseStreamAccumulator()
+        var count = 0
+        for try await event in try responsesStream(client) {
+            try accumulator.apply(event)
+            count += 1
+        }
+        XCTAssertEqual(count, 17)
+        let response = try XCTUnwrap(accumulator.finalResponse)
+        XCTAssertTrue(response.id.hasPrefix("resp_0b70e4946283a4df"))
+        XCTAssertFalse(accumulator.outputText.isEmpty)
+        XCTAssertEqual(accumulator.lastSequenceNumber, 16)
+    }
+
+    func testErrorEventInTheMiddleOfAResponsesStreamEndsItWithTheServerError() async throws {
+        let client = try makeClient(headers: [
+            "x-testserver-fixture": "responses/stream/dotnet-text-basic.sse", "x-testserver-stream-error-after": "3",
+        ])
+        var received = 0
+        let error = await StreamingTestSupport.thrownError {
+            for try await _ in try self.responsesStream(client) { received += 1 }
+        }
+        XCTAssertEqual(received, 3)
+        XCTAssertEqual(error?.kind, .server)
+        XCTAssertEqual(error?.code, "server_error")
+        XCTAssertFalse(error?.message.isEmpty ?? true)
+        XCTAssertNotNil(error?.requestID)
+    }
+
+    func testErrorEventInTheMiddleOfAChatStreamEndsIt() async throws {
+        let client = try makeClient(headers: [
+            "x-testserver-fixture": "chat-completions/stream/py-plain-text.sse", "x-testserver-stream-error-after": "5",
+        ])
+        var received = 0
+        let error = await StreamingTestSupport.thrownError {
+            for try await _ in try self.chatStream(client) { received += 1 }
+        }
+        XCTAssertEqual(received, 5)
+        XCTAssertEqual(error?.kind, .server)
+        XCTAssertNotNil(error?.requestID)
+    }
+
+    func testNon2xxReplyToAStreamingRequestThrowsTheAPIErrorWithItsBody() async throws {
+        let client = try makeClient(headers: [
+            "x-testserver-error-fixture": "errors/400-responses-decimal-below-min-value-on-stream-request.json"
+        ])
+        let error = await StreamingTestSupport.thrownError {
+            for try await _ in try self.responsesStream(client) {}
+        }
+        XCTAssertEqual(error?.statusCode, 400)
+        XCTAssertEqual(error?.kind, .badRequest)
+        XCTAssertEqual(error?.code, "decimal_below_min_value")
+        XCTAssertNotNil(error?.rawBody)
+    }
+
+    func testInitialConnectionIsRetriedAfterA500() async throws {
+        let client = try makeClient(headers: [
+            "x-testserver-fixture": "chat-completions/stream/py-plain-text.sse", "x-testserver-fail-times": "1",
+        ])
+        var count = 0
+        for try await _ in try chatStream(client) { count += 1 }
+        XCTAssertEqual(count, 33)
+        let records = try await TestServer.shared().requests(scenario: scenario)
+        XCTAssertEqual(records.map(\.status), [500, 200])
+    }
+
+    func testCancellingTheConsumerClosesTheConnectionPromptly() async throws {
+        let client = try makeClient(headers: [
+            "x-testserver-fixture": "chat-completions/stream/py-plain-text.sse", "x-testserver-chunk-delay-ms": "200",
+        ])
+        let stream = try chatStream(client)
+        let (firstEvent, signal) = AsyncStream<Void>.makeStream()
+        let task = Task { () -> OpenAIError? in
+            do {
+                for try await _ in stream { signal.yield() }
+                return nil
+            } catch let error as OpenAIError {
+                return error
+            } catch {
+                return nil
+            }
+        }
+        for await _ in firstEvent { break }
+        let cancelledAt = Date()
+        task.cancel()
+        let error = await task.value
+        XCTAssertEqual(error?.kind, .cancelled)
+        XCTAssertLessThan(Date().timeIntervalSince(cancelledAt), 1.0, "the iteration ends at once")
+        // The server notices the closed socket at its next frame (200 ms later).
+        var disconnected = false
+        for _ in 0..<40 where !disconnected {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            disconnected = try await TestServer.shared().requests(scenario: scenario).first?.disconnected ?? false
+        }
+        XCTAssertTrue(disconnected, "the test server recorded the disconnect")
+    }
+}
