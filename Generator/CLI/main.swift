@@ -48,7 +48,9 @@ func parseArguments() -> Options {
         case "--spec": options.spec = value
         case "--output": options.output = value
         case "--access":
-            guard ["public", "package", "internal"].contains(value) else { fail("invalid --access \(value)", status: 2) }
+            guard ["public", "package", "internal"].contains(value) else {
+                fail("invalid --access \(value)", status: 2)
+            }
             options.access = value
         case "--lock": options.lock = value
         case "--overrides": options.overrides = value
@@ -100,7 +102,9 @@ func run(_ options: Options) -> Int32 {
         print("files: \(result.files.count) (\(lines) lines) in \(options.output); \(written) changed")
         print("warnings: \(result.diagnostics.count)")
         for kind in byKind.keys.sorted() { print("  \(kind): \(byKind[kind]!)") }
-        print("streaming variants: \(result.streamingOperations); incomplete: \(result.incompleteOperations.count)\(result.incompleteOperations.isEmpty ? "" : " (" + result.incompleteOperations.joined(separator: ", ") + ")")")
+        print(
+            "streaming variants: \(result.streamingOperations); incomplete: \(result.incompleteOperations.count)\(result.incompleteOperations.isEmpty ? "" : " (" + result.incompleteOperations.joined(separator: ", ") + ")")"
+        )
         print(String(format: "time: %.3f s", Date().timeIntervalSince(start)))
         return 0
     case "check":
@@ -109,14 +113,19 @@ func run(_ options: Options) -> Int32 {
             let lock = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
             let locked = lock["sha256"] as? String
         {
-            if locked != sha256 { problems.append("\(options.spec): sha256 \(sha256) differs from the lock's \(locked) (\(options.lock))") }
+            if locked != sha256 {
+                problems.append("\(options.spec): sha256 \(sha256) differs from the lock's \(locked) (\(options.lock))")
+            }
         } else {
             problems.append("\(options.lock): cannot read the lock's sha256")
         }
         let differences = OutputWriter.differences(result.files, in: output)
         for path in differences { problems.append("\(options.output)/\(path): differs from what the spec generates") }
         if problems.isEmpty {
-            print(String(format: "check: %d generated files match %@ (%.3f s)", result.files.count, options.spec, Date().timeIntervalSince(start)))
+            print(
+                String(
+                    format: "check: %d generated files match %@ (%.3f s)", result.files.count, options.spec,
+                    Date().timeIntervalSince(start)))
             return 0
         }
         for problem in problems { print(problem) }

@@ -50,7 +50,8 @@ final class GeneratorCLITests: XCTestCase {
     func assertUntouched(_ folder: URL, _ marker: Data, file: StaticString = #filePath, line: UInt = #line) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         XCTAssertEqual(names, ["Previous.swift"], file: file, line: line)
-        XCTAssertEqual(try Data(contentsOf: folder.appendingPathComponent("Previous.swift")), marker, file: file, line: line)
+        XCTAssertEqual(
+            try Data(contentsOf: folder.appendingPathComponent("Previous.swift")), marker, file: file, line: line)
     }
 
     func generate(spec text: String) throws -> (Run, URL, Data, String) {

@@ -25,7 +25,9 @@ final class GeneratorRealSpecTests: XCTestCase {
         let root = try YAMLParser().parse(bytes, file: path).root
         let methods: Set<String> = ["get", "put", "post", "delete", "patch", "head", "options", "trace"]
         let specOperations = (root["paths"]?.mapping ?? []).flatMap { path in
-            (path.value.mapping ?? []).filter { methods.contains($0.key) }.compactMap { $0.value["operationId"]?.scalarText }
+            (path.value.mapping ?? []).filter { methods.contains($0.key) }.compactMap {
+                $0.value["operationId"]?.scalarText
+            }
         }
         let specSchemas = (root["components"]?["schemas"]?.mapping ?? []).map(\.key)
         XCTAssertEqual(specOperations.count, 288)
@@ -67,7 +69,10 @@ final class GeneratorRealSpecTests: XCTestCase {
             messages.contains {
                 $0.hasPrefix("duplicate-required #/components/schemas/ContainerResource ") && $0.contains("name")
             })
-        XCTAssertTrue(messages.contains { $0.hasPrefix("discriminator-without-mapping #/components/schemas/ChatCompletionRequestMessage ") })
+        XCTAssertTrue(
+            messages.contains {
+                $0.hasPrefix("discriminator-without-mapping #/components/schemas/ChatCompletionRequestMessage ")
+            })
         XCTAssertTrue(result.diagnostics.allSatisfy { $0.location.mark.line > 0 })
         XCTAssertEqual(result.operationCount, 288)
     }

@@ -105,7 +105,8 @@ final class GeneratedModelTests: XCTestCase {
     }
 
     func testEveryOperationWithAJSONReplyHasItsTypeInTheTable() {
-        XCTAssertTrue(OperationResponseTypes.responseType(of: "createChatCompletion") == CreateChatCompletionResponse.self)
+        XCTAssertTrue(
+            OperationResponseTypes.responseType(of: "createChatCompletion") == CreateChatCompletionResponse.self)
         XCTAssertNil(OperationResponseTypes.responseType(of: "createSpeech"))
     }
 }

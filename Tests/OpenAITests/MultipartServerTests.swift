@@ -294,7 +294,8 @@ final class MultipartServerTests: XCTestCase {
         let client = try client()
         let second = Self.png + Data("second".utf8)
         let form = CreateImageEditRequest(
-            image: .files([FileUpload(data: Self.png), FileUpload(data: second)]), prompt: "Combine them", background: "transparent",
+            image: .files([FileUpload(data: Self.png), FileUpload(data: second)]), prompt: "Combine them",
+            background: "transparent",
             model: "gpt-image-1", n: 1, outputCompression: 80, stream: false)
         try await sendMultipart(client, "/images/edits", "createImageEdit", form)
         let parts = try await recordedParts(operation: "createImageEdit")
@@ -310,7 +311,8 @@ final class MultipartServerTests: XCTestCase {
     func testCreateVideoWithAnInputReferenceFile() async throws {
         let client = try client()
         let form = CreateVideoMultipartBody(
-            prompt: "A cat", model: "sora-2", inputReference: .file(FileUpload(data: Self.png)), seconds: "4", size: "720x1280")
+            prompt: "A cat", model: "sora-2", inputReference: .file(FileUpload(data: Self.png)), seconds: "4",
+            size: "720x1280")
         try await sendMultipart(client, "/videos", "createVideo", form)
         let parts = try await recordedParts(operation: "createVideo")
         XCTAssertEqual(
@@ -333,7 +335,8 @@ final class MultipartServerTests: XCTestCase {
 
     func testCreateVideoExtend() async throws {
         let client = try client()
-        let form = CreateVideoExtendMultipartBody(video: .file(FileUpload(data: Self.mp4)), prompt: "Longer", seconds: "8")
+        let form = CreateVideoExtendMultipartBody(
+            video: .file(FileUpload(data: Self.mp4)), prompt: "Longer", seconds: "8")
         try await sendMultipart(client, "/videos/extensions", "CreateVideoExtend", form)
         let parts = try await recordedParts(operation: "CreateVideoExtend")
         XCTAssertEqual(
@@ -352,7 +355,8 @@ final class MultipartServerTests: XCTestCase {
 
     func testCreateSkillWithAZip() async throws {
         let client = try client()
-        try await sendMultipart(client, "/skills", "CreateSkill", CreateSkillBody(files: .file(FileUpload(data: Self.zip))))
+        try await sendMultipart(
+            client, "/skills", "CreateSkill", CreateSkillBody(files: .file(FileUpload(data: Self.zip))))
         let parts = try await recordedParts(operation: "CreateSkill")
         XCTAssertEqual(withoutFileValues(parts), [file("files", "file.zip", "application/zip", Self.zip)])
     }
@@ -363,7 +367,8 @@ final class MultipartServerTests: XCTestCase {
         let script = Data([0x00, 0x2D, 0x2D, 0x0D, 0x0A])
         try await sendMultipart(
             client, "/skills/{skill_id}/versions", "CreateSkillVersion",
-            CreateSkillVersionBody(files: .files([FileUpload(data: markdown), FileUpload(data: script)]), default: true),
+            CreateSkillVersionBody(
+                files: .files([FileUpload(data: markdown), FileUpload(data: script)]), default: true),
             pathParameters: ["skill_id": "skill_1"])
         let parts = try await recordedParts(operation: "CreateSkillVersion")
         XCTAssertEqual(

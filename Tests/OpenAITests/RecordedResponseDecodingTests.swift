@@ -56,7 +56,9 @@ final class RecordedResponseDecodingTests: XCTestCase {
                 failures.append("\(path) as \(operationID): \(SpecExampleDecodingTests.describe(error))")
             }
         }
-        print("recorded JSON replies: \(decoded.count) decoded, \(failures.count) failed, \(noReplyType.count) for operations whose spec documents no JSON reply: \(noReplyType.joined(separator: ", "))")
+        print(
+            "recorded JSON replies: \(decoded.count) decoded, \(failures.count) failed, \(noReplyType.count) for operations whose spec documents no JSON reply: \(noReplyType.joined(separator: ", "))"
+        )
         for failure in failures { print("  FAIL \(failure)") }
         XCTAssertGreaterThan(decoded.count, 80)
         XCTAssertEqual(failures, [])

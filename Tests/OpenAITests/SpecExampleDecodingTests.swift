@@ -40,7 +40,9 @@ final class SpecExampleDecodingTests: XCTestCase {
                 }
             }
         }
-        print("spec response examples: \(total) in all, \(notJSON) not JSON, \(decoded) decoded, \(failures.count) failed")
+        print(
+            "spec response examples: \(total) in all, \(notJSON) not JSON, \(decoded) decoded, \(failures.count) failed"
+        )
         for failure in failures { print("  FAIL \(failure)") }
         XCTAssertGreaterThan(total, 250)
         // The target is every example. The ones left are documentation examples that disagree
@@ -80,7 +82,8 @@ final class SpecExampleDecodingTests: XCTestCase {
         }
         switch error {
         case .keyNotFound(let key, let context): return "missing \(path(context.codingPath + [key]))"
-        case .typeMismatch(let type, let context): return "type mismatch at \(path(context.codingPath)): expected \(type); \(context.debugDescription)"
+        case .typeMismatch(let type, let context):
+            return "type mismatch at \(path(context.codingPath)): expected \(type); \(context.debugDescription)"
         case .valueNotFound(let type, let context): return "null at \(path(context.codingPath)) for \(type)"
         case .dataCorrupted(let context): return "corrupted at \(path(context.codingPath)): \(context.debugDescription)"
         @unknown default: return "\(error)"

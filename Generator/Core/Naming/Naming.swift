@@ -79,8 +79,9 @@ public enum Naming {
     public static func upperCamel(_ text: String) -> String {
         let parts = words(text).map { word -> String in
             let isAllUpper = word.allSatisfy { $0.isUppercase || $0.isNumber }
-            return capitalized(isAllUpper && word.count > 1 && initialisms[word.lowercased()] == nil
-                ? word.lowercased() : word)
+            return capitalized(
+                isAllUpper && word.count > 1 && initialisms[word.lowercased()] == nil
+                    ? word.lowercased() : word)
         }
         return join(parts)
     }
@@ -92,8 +93,9 @@ public enum Naming {
         let head = first.lowercased()
         let tail = parts.dropFirst().map { word -> String in
             let isAllUpper = word.allSatisfy { $0.isUppercase || $0.isNumber }
-            return capitalized(isAllUpper && word.count > 1 && initialisms[word.lowercased()] == nil
-                ? word.lowercased() : word)
+            return capitalized(
+                isAllUpper && word.count > 1 && initialisms[word.lowercased()] == nil
+                    ? word.lowercased() : word)
         }
         return join([head] + tail)
     }

@@ -11,15 +11,17 @@ struct DeclarationRenderer {
         case .openEnum(let decl): renderOpenEnum(decl, into: &printer)
         case .union(let decl): renderUnion(decl, into: &printer)
         case .alias(let decl):
-            printer.documentation(summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.",
-                                  extra: deprecationNote(decl.documentation))
+            printer.documentation(
+                summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.",
+                extra: deprecationNote(decl.documentation))
             printer.line("\(access) typealias \(decl.name) = \(decl.target.swift)")
         }
     }
 
     /// The summary, or one naming the schema the type comes from when the spec gives none.
     func summary(_ documentation: Documentation, name: String) -> String {
-        documentation.summary ?? "The `\(documentation.remark.split(separator: "/").last.map(String.init) ?? name)` schema."
+        documentation.summary
+            ?? "The `\(documentation.remark.split(separator: "/").last.map(String.init) ?? name)` schema."
     }
 
     func deprecationNote(_ documentation: Documentation) -> [String] {
@@ -50,8 +52,11 @@ struct DeclarationRenderer {
                 let summary = CodePrinter.commentLines(property.documentation.summary)
                 let type = propertyType(property)
                 if property.boxed {
-                    body.line("private var \(storageName(property)): Indirect<\(property.type.swift)>\(property.isOptional ? "?" : "")")
-                    body.documentation(summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
+                    body.line(
+                        "private var \(storageName(property)): Indirect<\(property.type.swift)>\(property.isOptional ? "?" : "")"
+                    )
+                    body.documentation(
+                        summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
                     if property.documentation.deprecated { body.line("@available(*, deprecated)") }
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         if property.isOptional {
@@ -64,14 +69,16 @@ struct DeclarationRenderer {
                     }
                 } else if property.documentation.deprecated {
                     body.line("private var \(storageName(property)): \(type)")
-                    body.documentation(summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
+                    body.documentation(
+                        summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
                     body.line("@available(*, deprecated)")
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         accessor.line("get { \(storageName(property)) }")
                         accessor.line("set { \(storageName(property)) = newValue }")
                     }
                 } else {
-                    body.documentation(summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
+                    body.documentation(
+                        summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
                     body.line("\(access) var \(property.name): \(type)")
                 }
             }
@@ -88,7 +95,9 @@ struct DeclarationRenderer {
                     for property in keyed {
                         let name = Naming.unescaped(property.name)
                         let caseName = Naming.escaped(name)
-                        keys.line(name == property.wireName ? "case \(caseName)" : "case \(caseName) = \(property.wireName.swiftLiteral)")
+                        keys.line(
+                            name == property.wireName
+                                ? "case \(caseName)" : "case \(caseName) = \(property.wireName.swiftLiteral)")
                     }
                 }
                 body.line()
@@ -113,7 +122,9 @@ struct DeclarationRenderer {
                             method.line("try form.append(\(property.wireName.swiftLiteral), \(constant.swiftLiteral))")
                         } else {
                             let suffix = property.boxed ? (property.isOptional ? "?.value" : ".value") : ""
-                            method.line("try form.append(\(property.wireName.swiftLiteral), self.\(storageName(property))\(suffix))")
+                            method.line(
+                                "try form.append(\(property.wireName.swiftLiteral), self.\(storageName(property))\(suffix))"
+                            )
                         }
                     }
                 }
@@ -140,7 +151,8 @@ struct DeclarationRenderer {
         var parameters = ordered.map { property -> String in
             let local = Self.localName(property)
             let label = local == property.name ? property.name : "\(property.name) \(local)"
-            return property.isOptional ? "\(label): \(propertyType(property)) = nil" : "\(label): \(propertyType(property))"
+            return property.isOptional
+                ? "\(label): \(propertyType(property)) = nil" : "\(label): \(propertyType(property))"
         }
         if let additional = decl.additionalProperties {
             parameters.append("additionalProperties: [Swift.String: \(additional.swift)] = [:]")
@@ -149,14 +161,20 @@ struct DeclarationRenderer {
         if !parameters.isEmpty {
             docs.append("- Parameters:")
             for property in ordered {
-                let first = CodePrinter.commentLines(property.documentation.summary).first ?? "The `\(property.wireName)` member."
+                let first =
+                    CodePrinter.commentLines(property.documentation.summary).first
+                    ?? "The `\(property.wireName)` member."
                 docs.append("  - \(Naming.unescaped(property.name)): \(first)")
             }
-            if decl.additionalProperties != nil { docs.append("  - additionalProperties: Members not declared by the schema.") }
+            if decl.additionalProperties != nil {
+                docs.append("  - additionalProperties: Members not declared by the schema.")
+            }
         }
         printer.documentation("Creates a new `\(decl.name)`.", extra: docs)
         if parameters.count <= 1 {
-            printer.block("\(access) init(\(parameters.joined()))") { body in emitAssignments(decl, stored: stored, into: &body) }
+            printer.block("\(access) init(\(parameters.joined()))") { body in
+                emitAssignments(decl, stored: stored, into: &body)
+            }
         } else {
             printer.line("\(access) init(")
             for (index, parameter) in parameters.enumerated() {
@@ -170,9 +188,10 @@ struct DeclarationRenderer {
         for property in stored {
             let value = Self.localName(property)
             if property.boxed {
-                body.line(property.isOptional
-                    ? "self.\(storageName(property)) = \(value).map(Indirect.init)"
-                    : "self.\(storageName(property)) = Indirect(\(value))")
+                body.line(
+                    property.isOptional
+                        ? "self.\(storageName(property)) = \(value).map(Indirect.init)"
+                        : "self.\(storageName(property)) = Indirect(\(value))")
             } else {
                 body.line("self.\(storageName(property)) = \(value)")
             }
@@ -197,7 +216,8 @@ struct DeclarationRenderer {
                 var expression = "try container.\(method)(\(property.type.swift).self, forKey: .\(property.name))"
                 // Tolerance: a required array or dictionary that is absent or null reads as empty.
                 if let empty = property.emptyValue, !property.isOptional, !property.boxed {
-                    expression = "try container.decodeIfPresent(\(property.type.swift).self, forKey: .\(property.name)) ?? \(empty)"
+                    expression =
+                        "try container.decodeIfPresent(\(property.type.swift).self, forKey: .\(property.name)) ?? \(empty)"
                 }
                 if property.boxed {
                     expression = property.isOptional ? "\(expression).map(Indirect.init)" : "Indirect(\(expression))"
@@ -206,7 +226,9 @@ struct DeclarationRenderer {
             }
             if let additional = decl.additionalProperties {
                 let known = keyed.map { $0.wireName.swiftLiteral }.joined(separator: ", ")
-                body.line("self.additionalProperties = try decoder.decodeAdditionalProperties(\(additional.swift).self, excluding: [\(known)])")
+                body.line(
+                    "self.additionalProperties = try decoder.decodeAdditionalProperties(\(additional.swift).self, excluding: [\(known)])"
+                )
             }
         }
     }
@@ -228,7 +250,9 @@ struct DeclarationRenderer {
                 let method = property.required || !property.isOptional ? "encode" : "encodeIfPresent"
                 body.line("try container.\(method)(\(value), forKey: .\(property.name))")
             }
-            if decl.additionalProperties != nil { body.line("try encoder.encodeAdditionalProperties(self.additionalProperties)") }
+            if decl.additionalProperties != nil {
+                body.line("try encoder.encodeAdditionalProperties(self.additionalProperties)")
+            }
         }
     }
 
@@ -257,19 +281,26 @@ struct DeclarationRenderer {
         if let discriminator = decl.discriminator {
             notes.append("Decoded by the `\(discriminator)` member; an unknown value decodes as ``unknown(_:)``.")
         } else {
-            notes.append("Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.")
+            notes.append(
+                "Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.")
         }
-        printer.documentation(summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.", extra: notes)
+        printer.documentation(
+            summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.",
+            extra: notes)
         // A union with a plain string case can be written as a string literal (`content: "Hi"`).
         let stringCase = decl.cases.first { $0.type == .string }
-        let conformances = stringCase == nil ? "Codable, Hashable, Sendable" : "Codable, Hashable, Sendable, ExpressibleByStringLiteral"
+        let conformances =
+            stringCase == nil
+            ? "Codable, Hashable, Sendable" : "Codable, Hashable, Sendable, ExpressibleByStringLiteral"
         printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): \(conformances)") { body in
             for unionCase in decl.cases {
                 let summary = CodePrinter.commentLines(unionCase.documentation).first
                 var text = summary ?? ""
                 if !unionCase.discriminatorValues.isEmpty {
                     let values = unionCase.discriminatorValues.map { "`\($0)`" }.joined(separator: ", ")
-                    text = text.isEmpty ? "\(decl.discriminator!): \(values)" : "\(text) (\(decl.discriminator!): \(values))"
+                    text =
+                        text.isEmpty
+                        ? "\(decl.discriminator!): \(values)" : "\(text) (\(decl.discriminator!): \(values))"
                 }
                 body.documentation(text.isEmpty ? nil : text)
                 body.line("case \(unionCase.name)(\(unionCase.type.swift))")

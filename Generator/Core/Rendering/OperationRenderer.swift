@@ -18,12 +18,14 @@ struct OperationRenderer {
                 case .text: "Swift.String"
                 }
             parts.append(
-                operation.bodyRequired || streaming != nil ? "\(bodyLabel) body: \(type)" : "\(bodyLabel) body: \(type)? = nil")
+                operation.bodyRequired || streaming != nil
+                    ? "\(bodyLabel) body: \(type)" : "\(bodyLabel) body: \(type)? = nil")
         }
         for parameter in Self.otherParameters(operation) where parameter.wireName != streaming?.queryFlag {
             parts.append(
                 parameter.required
-                    ? "\(parameter.name): \(parameter.type.swift)" : "\(parameter.name): \(parameter.type.swift)? = nil")
+                    ? "\(parameter.name): \(parameter.type.swift)" : "\(parameter.name): \(parameter.type.swift)? = nil"
+            )
         }
         parts.append("options: RequestOptions = RequestOptions()")
         return parts
@@ -59,14 +61,20 @@ struct OperationRenderer {
 
     /// The statements that adapt the body of a streaming request, for the body kind in use.
     static func assignments(_ streaming: StreamingInfo, body: RequestBodyKind?) -> [String] {
-        if case .multipart = body, !streaming.multipartBodyAssignments.isEmpty { return streaming.multipartBodyAssignments }
+        if case .multipart = body, !streaming.multipartBodyAssignments.isEmpty {
+            return streaming.multipartBodyAssignments
+        }
         return streaming.bodyAssignments
     }
 
-    func renderMethods(_ operation: OperationDecl, body: RequestBodyKind?, bodyLabel: String, into printer: inout CodePrinter) {
+    func renderMethods(
+        _ operation: OperationDecl, body: RequestBodyKind?, bodyLabel: String, into printer: inout CodePrinter
+    ) {
         var docs: [String] = ["- Parameters:"]
         for parameter in operation.parameters where parameter.location == .path {
-            docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` path parameter.")")
+            docs.append(
+                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` path parameter.")"
+            )
         }
         if let body {
             let what: String =
@@ -78,7 +86,9 @@ struct OperationRenderer {
             docs.append("  - body: \(what)")
         }
         for parameter in Self.otherParameters(operation) {
-            docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")")
+            docs.append(
+                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")"
+            )
         }
         docs.append("  - options: Per-request headers, query items, timeout, retries and idempotency key.")
         switch operation.response {
@@ -87,9 +97,13 @@ struct OperationRenderer {
         case .text: docs.append("- Returns: The reply's body as text.")
         case .none: break
         }
-        docs.append("- Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.")
+        docs.append(
+            "- Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode."
+        )
         if let streaming = operation.streaming {
-            docs.append("- Note: ``\(operation.methodName)Stream(\(streamLabels(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)))`` streams the reply as server-sent events.")
+            docs.append(
+                "- Note: ``\(operation.methodName)Stream(\(streamLabels(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)))`` streams the reply as server-sent events."
+            )
         }
         let summary = operation.documentation.summary ?? "Calls `\(operation.httpMethod) \(operation.path)`."
         printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
@@ -115,14 +129,18 @@ struct OperationRenderer {
                 method.line("try await client.sendForNoContent(request, options: options)")
             }
         }
-        if let streaming = operation.streaming, !Self.assignments(streaming, body: body).isEmpty || streaming.queryFlag != nil {
+        if let streaming = operation.streaming,
+            !Self.assignments(streaming, body: body).isEmpty || streaming.queryFlag != nil
+        {
             printer.line()
             renderStream(operation, body: body, streaming: streaming, bodyLabel: bodyLabel, into: &printer)
         }
     }
 
     /// The argument labels of the streaming variant, for a symbol link: `_:options:`.
-    func streamLabels(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo, bodyLabel: String) -> String {
+    func streamLabels(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo, bodyLabel: String)
+        -> String
+    {
         signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel).map { part in
             String(part.prefix { $0 != ":" && $0 != " " }) + ":"
         }.joined()
@@ -135,18 +153,29 @@ struct OperationRenderer {
     ) {
         var docs: [String] = ["- Parameters:"]
         for parameter in operation.parameters where parameter.location == .path {
-            docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` path parameter.")")
+            docs.append(
+                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` path parameter.")"
+            )
         }
         if body != nil {
-            docs.append("  - body: The request body; the method asks for a stream itself (\((Self.assignments(streaming, body: body).map { "`\($0)`" }).joined(separator: ", "))).")
+            docs.append(
+                "  - body: The request body; the method asks for a stream itself (\((Self.assignments(streaming, body: body).map { "`\($0)`" }).joined(separator: ", ")))."
+            )
         }
         for parameter in Self.otherParameters(operation) where parameter.wireName != streaming.queryFlag {
-            docs.append("  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")")
+            docs.append(
+                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")"
+            )
         }
         docs.append("  - options: Per-request headers, query items, timeout and retries.")
-        docs.append("- Returns: The events, `\(streaming.eventType.swift)`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.")
-        docs.append("- Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.")
-        let summary = CodePrinter.commentLines(operation.documentation.summary).first.map { "\($0) Streams the reply." }
+        docs.append(
+            "- Returns: The events, `\(streaming.eventType.swift)`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`."
+        )
+        docs.append(
+            "- Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration."
+        )
+        let summary =
+            CodePrinter.commentLines(operation.documentation.summary).first.map { "\($0) Streams the reply." }
             ?? "Calls `\(operation.httpMethod) \(operation.path)` and streams the reply."
         printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
@@ -158,14 +187,19 @@ struct OperationRenderer {
         printer.block(") throws -> OpenAIStream<\(streaming.eventType.swift)>") { method in
             buildRequest(operation, body: body, streaming: streaming, into: &method)
             let framing = streaming.framing == .eventNameAndData ? ".eventNameAndData" : ".data"
-            method.line("return client.stream(request, options: options, as: \(streaming.eventType.swift).self, framing: \(framing))")
+            method.line(
+                "return client.stream(request, options: options, as: \(streaming.eventType.swift).self, framing: \(framing))"
+            )
         }
     }
 
     /// The statements that build `request`: path, query, headers, body.
-    func buildRequest(_ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo?, into method: inout CodePrinter) {
+    func buildRequest(
+        _ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo?, into method: inout CodePrinter
+    ) {
         let authentication = operation.adminAuthentication ? ", authentication: .adminAPIKey" : ""
-        let mutates = !operation.parameters.isEmpty || !operation.fixedQuery.isEmpty || body != nil
+        let mutates =
+            !operation.parameters.isEmpty || !operation.fixedQuery.isEmpty || body != nil
             || operation.response == .binary || operation.response == .text
         method.line(
             "\(mutates ? "var" : "let") request = APIRequest(method: \(operation.httpMethod.swiftLiteral), path: \(operation.path.swiftLiteral), operationID: \(operation.operationID.swiftLiteral)\(authentication))"

@@ -104,18 +104,25 @@ public enum SwiftGenerator {
         let roots = Set(allResourcePaths.map { $0[0] }).sorted()
         for root in roots {
             var printer = CodePrinter()
-            let paths = allResourcePaths.filter { $0[0] == root }.sorted { $0.joined(separator: ".") < $1.joined(separator: ".") }
+            let paths = allResourcePaths.filter { $0[0] == root }.sorted {
+                $0.joined(separator: ".") < $1.joined(separator: ".")
+            }
             let rootType = ResourceNaming.typeName([root])
             printer.block("extension OpenAIClient") { body in
                 body.line("/// The `\(root)` resource and the resources below it.")
-                body.line("\(configuration.access) var \(Naming.escaped(root)): \(rootType) { \(rootType)(client: self) }")
+                body.line(
+                    "\(configuration.access) var \(Naming.escaped(root)): \(rootType) { \(rootType)(client: self) }")
             }
             for path in paths {
                 let typeName = ResourceNaming.typeName(path)
-                let children = allResourcePaths.filter { $0.count == path.count + 1 && Array($0.prefix(path.count)) == path }
-                    .sorted { $0.last! < $1.last! }
+                let children = allResourcePaths.filter {
+                    $0.count == path.count + 1 && Array($0.prefix(path.count)) == path
+                }
+                .sorted { $0.last! < $1.last! }
                 printer.line()
-                printer.line("/// The `\(path.joined(separator: "."))` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.")
+                printer.line(
+                    "/// The `\(path.joined(separator: "."))` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties."
+                )
                 printer.block("\(configuration.access) struct \(typeName): Sendable") { body in
                     body.line("/// The client that sends this resource's requests.")
                     body.line("\(configuration.access) let client: OpenAIClient")
@@ -123,7 +130,9 @@ public enum SwiftGenerator {
                         let childType = ResourceNaming.typeName(child)
                         body.line()
                         body.line("/// The `\(child.joined(separator: "."))` resource.")
-                        body.line("\(configuration.access) var \(Naming.escaped(child.last!)): \(childType) { \(childType)(client: client) }")
+                        body.line(
+                            "\(configuration.access) var \(Naming.escaped(child.last!)): \(childType) { \(childType)(client: client) }"
+                        )
                     }
                 }
                 let operations = (resources[path] ?? []).sorted { $0.methodName < $1.methodName }
@@ -143,7 +152,9 @@ public enum SwiftGenerator {
                     }
                 }
             }
-            files.append(GeneratedFile(path: "Resources/\(ResourceNaming.typeName([root])).swift", contents: header + "\n" + printer.text))
+            files.append(
+                GeneratedFile(
+                    path: "Resources/\(ResourceNaming.typeName([root])).swift", contents: header + "\n" + printer.text))
         }
 
         // For tests and tools: the response type of each JSON operation.

@@ -27,7 +27,8 @@ public enum OutputWriter {
 
     /// Every regular file below `folder`, relative paths, sorted.
     public static func existingFiles(in folder: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        guard
+            let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         else { return [] }
         let base = folder.standardizedFileURL.path
         var result: [String] = []
@@ -52,7 +53,8 @@ public enum OutputWriter {
         if changed.isEmpty { return 0 }
         let parent = folder.deletingLastPathComponent()
         try manager.createDirectory(at: parent, withIntermediateDirectories: true)
-        let staging = parent.appendingPathComponent(".\(folder.lastPathComponent).staging-\(ProcessInfo.processInfo.processIdentifier)")
+        let staging = parent.appendingPathComponent(
+            ".\(folder.lastPathComponent).staging-\(ProcessInfo.processInfo.processIdentifier)")
         try? manager.removeItem(at: staging)
         defer { try? manager.removeItem(at: staging) }
         for file in files where changed.contains(file.path) {
@@ -65,7 +67,8 @@ public enum OutputWriter {
         for path in changed.sorted() {
             let destination = folder.appendingPathComponent(path)
             if expected.contains(path) {
-                try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try manager.createDirectory(
+                    at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
                 // rename(2) replaces the destination atomically.
                 guard rename(staging.appendingPathComponent(path).path, destination.path) == 0 else {
                     throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination.path])

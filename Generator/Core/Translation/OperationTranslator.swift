@@ -62,7 +62,9 @@ struct OperationTranslator {
             if result[operationID] != nil { continue }
             let (path, query) = Self.splitPath(operation.path)
             let segments = path.split(separator: "/")
-            var resource = segments.filter { !Self.isParameter($0) }.map { Naming.unescaped(Naming.memberName(String($0))) }
+            var resource = segments.filter { !Self.isParameter($0) }.map {
+                Naming.unescaped(Naming.memberName(String($0)))
+            }
             var verb: String
             let last = segments.last
             let endsWithParameter = last.map(Self.isParameter) ?? false
@@ -105,9 +107,10 @@ struct OperationTranslator {
             result[operationID] = route
         }
         // A method may not share its name with a child resource of the same resource.
-        let resourcePaths = Set(result.values.flatMap { route in
-            route.resourcePath.indices.map { route.resourcePath[...$0].joined(separator: ".") }
-        })
+        let resourcePaths = Set(
+            result.values.flatMap { route in
+                route.resourcePath.indices.map { route.resourcePath[...$0].joined(separator: ".") }
+            })
         for (operationID, route) in result
         where resourcePaths.contains((route.resourcePath + [route.methodName]).joined(separator: ".")) {
             result[operationID]!.methodName = Naming.unescaped(Naming.memberName(operationID))
@@ -117,7 +120,9 @@ struct OperationTranslator {
 
     /// Whether the 2xx reply is a cursor page (`data` array plus `has_more` or `object: list`).
     func returnsPage(_ operation: Operation) -> Bool {
-        guard let schema = successResponse(operation)?.content.first(where: { $0.contentType == "application/json" })?.schema
+        guard
+            let schema = successResponse(operation)?.content.first(where: { $0.contentType == "application/json" })?
+                .schema
         else { return false }
         let resolved = schema.ref.flatMap { document.schema(named: $0) } ?? schema
         let names = Set(resolved.properties.map(\.name))

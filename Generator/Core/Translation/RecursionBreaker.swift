@@ -23,7 +23,8 @@ enum RecursionBreaker {
         }
         func edges(_ declaration: Declaration, skipUnions: Bool) -> [String] {
             switch declaration {
-            case .structure(let decl): return decl.properties.filter { $0.constant == nil }.compactMap { directTarget($0.type) }
+            case .structure(let decl):
+                return decl.properties.filter { $0.constant == nil }.compactMap { directTarget($0.type) }
             case .union(let decl): return skipUnions ? [] : decl.cases.compactMap { directTarget($0.type) }
             case .alias(let decl): return directTarget(decl.target).map { [$0] } ?? []
             case .openEnum: return []

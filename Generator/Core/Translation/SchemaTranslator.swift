@@ -73,8 +73,7 @@ struct SchemaTranslator {
     /// top-level name and every enclosing type.
     func nestedName(_ base: String, in scope: Scope) -> String {
         var name = Naming.typeName(base)
-        if topLevelNames.contains(name) || scope.ancestors.contains(name) || Self.runtimeNames.contains(name)
-        {
+        if topLevelNames.contains(name) || scope.ancestors.contains(name) || Self.runtimeNames.contains(name) {
             name += "Value"
         }
         var candidate = name
@@ -270,7 +269,8 @@ struct SchemaTranslator {
         if let ref = schema.ref, let name = componentTypeNames[ref] {
             let target = document.schema(named: ref)
             if let target, target.swiftType != nil {
-                return Resolved(type: .named(target.swiftType!), nullable: nullable || isNullable(target), constant: nil)
+                return Resolved(
+                    type: .named(target.swiftType!), nullable: nullable || isNullable(target), constant: nil)
             }
             return Resolved(
                 type: .named(name), nullable: nullable || (target.map { isNullable($0) } ?? false),
@@ -296,8 +296,9 @@ struct SchemaTranslator {
             scope.nested.append(declaration)
             return Resolved(type: .named(scope.qualified(declaration.name)), nullable: nullable, constant: nil)
         }
-        return Resolved(type: simpleType(schema, suggestedName: suggestedName, scope: scope, multipart: multipart),
-                        nullable: nullable, constant: nil)
+        return Resolved(
+            type: simpleType(schema, suggestedName: suggestedName, scope: scope, multipart: multipart),
+            nullable: nullable, constant: nil)
     }
 
     /// The type of a schema that needs no declaration of its own: primitives, arrays,
@@ -387,11 +388,14 @@ struct SchemaTranslator {
                 case "object": ref = .dictionary(.json)
                 default: ref = .json
                 }
-                cases.append(UnionCase(name: Naming.memberName(caseName), type: ref, discriminatorValues: [], documentation: nil))
+                cases.append(
+                    UnionCase(name: Naming.memberName(caseName), type: ref, discriminatorValues: [], documentation: nil)
+                )
             }
             return .union(
-                UnionDecl(name: name, documentation: documentation, discriminator: nil, cases: cases, isIndirect: false,
-                          nested: inner.nested))
+                UnionDecl(
+                    name: name, documentation: documentation, discriminator: nil, cases: cases, isIndirect: false,
+                    nested: inner.nested))
         }
         // `allOf: [<union>, {properties}]`: the union, its variants carrying the shared members.
         if schema.properties.isEmpty, schema.allOf.count >= 2,
@@ -403,20 +407,22 @@ struct SchemaTranslator {
             let shared = schema.allOf.enumerated().filter { $0.offset != unionIndex }
                 .flatMap { flattenedObject($0.element).properties.map(\.name) }
             if !shared.isEmpty {
-            diagnostics.append(
-                warn(
-                    "allof-union",
-                    "\(scope.qualified(fixedName ?? suggestedName)): allOf of a union and the members \(shared.joined(separator: ", ")); generated as the union, whose variants must declare those members",
-                    schema))
+                diagnostics.append(
+                    warn(
+                        "allof-union",
+                        "\(scope.qualified(fixedName ?? suggestedName)): allOf of a union and the members \(shared.joined(separator: ", ")); generated as the union, whose variants must declare those members",
+                        schema))
             }
             return .union(
                 makeUnion(
-                    resolvedUnion, branches: Self.branches(resolvedUnion), name: reserve(), documentation: documentation,
+                    resolvedUnion, branches: Self.branches(resolvedUnion), name: reserve(),
+                    documentation: documentation,
                     scope: scope))
         }
         let isObject = !schema.properties.isEmpty || !schema.allOf.isEmpty
         if isObject {
-            return .structure(makeStruct(schema, name: reserve(), documentation: documentation, scope: scope, multipart: multipart))
+            return .structure(
+                makeStruct(schema, name: reserve(), documentation: documentation, scope: scope, multipart: multipart))
         }
         if fixedName != nil, types == ["object"] || types.isEmpty, case .absent = schema.additionalProperties,
             schema.items == nil, branches.isEmpty
@@ -436,7 +442,11 @@ struct SchemaTranslator {
             let base = member
             var counter = 2
             while used.contains(Naming.unescaped(member)) {
-                member = Naming.escaped(Naming.unescaped(base) + (counter == 2 && ["rawValue", "description", "init", "hashValue"].contains(Naming.unescaped(base)) ? "Value" : String(counter)))
+                member = Naming.escaped(
+                    Naming.unescaped(base)
+                        + (counter == 2
+                            && ["rawValue", "description", "init", "hashValue"].contains(Naming.unescaped(base))
+                            ? "Value" : String(counter)))
                 counter += 1
             }
             used.insert(Naming.unescaped(member))
@@ -474,11 +484,13 @@ struct SchemaTranslator {
             properties.append(
                 Property(
                     name: swiftName, wireName: wireName, type: resolved.type, required: requiredSet.contains(wireName),
-                    nullable: resolved.nullable || isNullable(propertySchema), constant: resolved.constant, boxed: false,
+                    nullable: resolved.nullable || isNullable(propertySchema), constant: resolved.constant,
+                    boxed: false,
                     emptyValue: emptyCollectionLiteral(resolved.type, propertySchema),
                     documentation: Documentation(
-                        summary: Self.withUnits(propertySchema.description ?? target(propertySchema)?.description,
-                                                format: propertySchema.format ?? target(propertySchema)?.format),
+                        summary: Self.withUnits(
+                            propertySchema.description ?? target(propertySchema)?.description,
+                            format: propertySchema.format ?? target(propertySchema)?.format),
                         remark: propertySchema.location.pointer,
                         deprecated: propertySchema.deprecated)))
         }
@@ -539,7 +551,9 @@ struct SchemaTranslator {
         if !nested.isEmpty, resolved.properties.isEmpty, resolved.allOf.isEmpty, depth < 4 {
             var values: [String] = []
             for member in nested {
-                guard let memberValues = discriminatorValues(member, property: property, depth: depth + 1) else { return nil }
+                guard let memberValues = discriminatorValues(member, property: property, depth: depth + 1) else {
+                    return nil
+                }
                 values += memberValues
             }
             return values
@@ -658,7 +672,8 @@ struct SchemaTranslator {
                 counter += 1
             }
             used.insert(Naming.unescaped(caseName))
-            let resolved = resolve(branch, suggestedName: Naming.unescaped(caseName), scope: inner, multipart: multipart)
+            let resolved = resolve(
+                branch, suggestedName: Naming.unescaped(caseName), scope: inner, multipart: multipart)
             cases.append(
                 UnionCase(
                     name: caseName, type: resolved.type, discriminatorValues: discriminator == nil ? [] : values[index],
@@ -703,7 +718,8 @@ struct SchemaTranslator {
         case "boolean": return "booleans"
         case "object": return "objects"
         case "json": return "values"
-        default: return Self.plural(Naming.upperCamel(inner.hasSuffix("s") ? String(inner.dropLast()) + "Array" : inner))
+        default:
+            return Self.plural(Naming.upperCamel(inner.hasSuffix("s") ? String(inner.dropLast()) + "Array" : inner))
         }
     }
 
@@ -739,7 +755,8 @@ struct SchemaTranslator {
             summary: schema.description ?? schema.title, remark: schema.location.pointer, deprecated: schema.deprecated)
         let inner = unwrapped(schema)
         if schema.swiftType == nil, inner.ref == nil,
-            let declaration = makeDeclaration(inner, name: swiftName, suggestedName: swiftName, scope: scope, multipart: multipart)
+            let declaration = makeDeclaration(
+                inner, name: swiftName, suggestedName: swiftName, scope: scope, multipart: multipart)
         {
             return [declaration]
         }

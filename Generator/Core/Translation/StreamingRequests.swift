@@ -30,7 +30,9 @@ enum StreamingRequests {
                 assignments = streaming.multipartBodyAssignments
             }
             streaming.bodyAssignments = assignments
-            if let flag = operation.parameters.first(where: { $0.location == .query && $0.wireName == "stream" && $0.type == .bool }) {
+            if let flag = operation.parameters.first(where: {
+                $0.location == .query && $0.wireName == "stream" && $0.type == .bool
+            }) {
                 streaming.queryFlag = flag.wireName
             }
             // Without a way to ask for a stream, the operation only gets its plain method.

@@ -28,9 +28,12 @@ public struct Translator {
 
         var declarations: [TopLevelDeclaration] = []
         for (name, schema) in document.schemas {
-            for declaration in schemas.declareComponent(name, schema: schema, multipart: multipartSchemas.contains(name)) {
+            for declaration in schemas.declareComponent(
+                name, schema: schema, multipart: multipartSchemas.contains(name))
+            {
                 declarations.append(
-                    TopLevelDeclaration(declaration: declaration, area: areas[name] ?? fallbackArea(name), schemaName: name))
+                    TopLevelDeclaration(
+                        declaration: declaration, area: areas[name] ?? fallbackArea(name), schemaName: name))
             }
         }
 
@@ -43,7 +46,8 @@ public struct Translator {
             let stem = Naming.upperCamel(route.methodName)
             var parameters: [OperationParameter] = []
             for parameter in operation.parameters where parameter.location != .cookie {
-                let resolved = schemas.resolve(parameter.schema, suggestedName: stem + Naming.upperCamel(parameter.name), scope: scope)
+                let resolved = schemas.resolve(
+                    parameter.schema, suggestedName: stem + Naming.upperCamel(parameter.name), scope: scope)
                 let location: OperationParameter.Location =
                     switch parameter.location {
                     case .path: .path
@@ -92,11 +96,15 @@ public struct Translator {
                     response = .json(resolved.type)
                 } else if binary {
                     response = .binary
-                } else if types.contains(where: { $0.hasPrefix("text/") && $0 != "text/event-stream" || $0 == "application/sdp" }) {
+                } else if types.contains(where: {
+                    $0.hasPrefix("text/") && $0 != "text/event-stream" || $0 == "application/sdp"
+                }) {
                     response = .text
                 }
             }
-            if let declared = overrides.streaming[operationID], let name = schemas.componentTypeNames[declared.eventSchema] {
+            if let declared = overrides.streaming[operationID],
+                let name = schemas.componentTypeNames[declared.eventSchema]
+            {
                 // A stream the spec does not declare (the request's `stream` flag), from Spec/overrides.json.
                 eventType = .named(name)
                 framing = declared.framing == "event" ? .eventNameAndData : .data
@@ -127,7 +135,8 @@ public struct Translator {
             }
             for declaration in scope.nested {
                 declarations.append(
-                    TopLevelDeclaration(declaration: nestedInResource(declaration), area: "Resource:" + resourceType, schemaName: nil))
+                    TopLevelDeclaration(
+                        declaration: nestedInResource(declaration), area: "Resource:" + resourceType, schemaName: nil))
             }
         }
 
@@ -139,14 +148,20 @@ public struct Translator {
             let name = schemas.reserveTopLevelName("WebhookEvent")
             let location = document.webhooks[0].location
             let union = Schema.union(
-                of: payloads, description: "An event the API delivers to a webhook endpoint (every payload of the spec's `webhooks`).",
+                of: payloads,
+                description:
+                    "An event the API delivers to a webhook endpoint (every payload of the spec's `webhooks`).",
                 location: SourceLocation(file: location.file, mark: location.mark, pointer: "#/webhooks"))
-            if let declaration = schemas.makeDeclaration(union, name: name, suggestedName: name, scope: Scope(path: "", ancestors: [])) {
+            if let declaration = schemas.makeDeclaration(
+                union, name: name, suggestedName: name, scope: Scope(path: "", ancestors: []))
+            {
                 declarations.append(TopLevelDeclaration(declaration: declaration, area: "Webhooks", schemaName: nil))
             }
             for webhook in document.webhooks {
                 guard let payload = webhook.payload else { continue }
-                let resolved = schemas.resolve(payload, suggestedName: "Webhook" + Naming.upperCamel(webhook.name), scope: Scope(path: "", ancestors: []))
+                let resolved = schemas.resolve(
+                    payload, suggestedName: "Webhook" + Naming.upperCamel(webhook.name),
+                    scope: Scope(path: "", ancestors: []))
                 webhooks.append((webhook.name, resolved.type))
             }
         }
@@ -192,7 +207,9 @@ public struct Translator {
             let area = operation.tags.first.map(Naming.typeName) ?? "Other"
             var roots: Set<String> = []
             for parameter in operation.parameters { collect(parameter.schema, into: &roots) }
-            for media in operation.requestBody?.content ?? [] { if let schema = media.schema { collect(schema, into: &roots) } }
+            for media in operation.requestBody?.content ?? [] {
+                if let schema = media.schema { collect(schema, into: &roots) }
+            }
             for response in operation.responses {
                 for media in response.content { if let schema = media.schema { collect(schema, into: &roots) } }
             }

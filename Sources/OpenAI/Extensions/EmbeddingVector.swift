@@ -22,7 +22,8 @@ public enum EmbeddingVector: Codable, Hashable, Sendable {
             guard let data = Data(base64Encoded: text), data.count % 4 == 0 else { return nil }
             return data.withUnsafeBytes { buffer in
                 stride(from: 0, to: buffer.count, by: 4).map { offset in
-                    Float(bitPattern: UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+                    Float(
+                        bitPattern: UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
                 }
             }
         }

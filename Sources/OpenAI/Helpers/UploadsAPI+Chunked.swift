@@ -144,7 +144,8 @@ extension UploadsAPI {
                 tracker.update(part: index, bytes: fileBytes)
             }
             do {
-                let part = try await parts.create(uploadID: uploadID, AddUploadPartRequest(data: data), options: partOptions)
+                let part = try await parts.create(
+                    uploadID: uploadID, AddUploadPartRequest(data: data), options: partOptions)
                 tracker.update(part: index, bytes: length)
                 return part
             } catch let error as OpenAIError where attempt < maxAttempts && Self.isRetryable(error) {
