@@ -48,8 +48,7 @@ public struct Scores: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.labels = try container.decodeIfPresent([Swift.String: Swift.Int].self, forKey: .labels)
         self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.additionalProperties = try decoder.decodeAdditionalProperties(
-            Swift.Double.self, excluding: ["labels", "name"])
+        self.additionalProperties = try decoder.decodeAdditionalProperties(Swift.Double.self, excluding: ["labels", "name"])
     }
 
     /// Encodes this value as its JSON object, constants included.

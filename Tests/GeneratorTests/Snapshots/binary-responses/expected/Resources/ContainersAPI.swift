@@ -39,9 +39,7 @@ extension ContainersFilesAPI {
         fileID: Swift.String,
         options: RequestOptions = RequestOptions()
     ) async throws -> Foundation.Data {
-        var request = APIRequest(
-            method: "GET", path: "/containers/{container_id}/files/{file_id}/content",
-            operationID: "RetrieveContainerFileContent")
+        var request = APIRequest(method: "GET", path: "/containers/{container_id}/files/{file_id}/content", operationID: "RetrieveContainerFileContent")
         try request.setPathParameter("container_id", containerID)
         try request.setPathParameter("file_id", fileID)
         request.accept = "application/zip"

@@ -28,8 +28,7 @@ extension ContainersAPI {
         containerID: Swift.String,
         options: RequestOptions = RequestOptions()
     ) async throws -> Thing {
-        var request = APIRequest(
-            method: "POST", path: "/containers/{container_id}/files", operationID: "CreateContainerFile")
+        var request = APIRequest(method: "POST", path: "/containers/{container_id}/files", operationID: "CreateContainerFile")
         try request.setPathParameter("container_id", containerID)
         return try await client.send(request, options: options, as: Thing.self)
     }

@@ -47,8 +47,7 @@ extension VectorStoresFilesAPI {
         metadata: [Swift.String: Swift.String]? = nil,
         options: RequestOptions = RequestOptions()
     ) async throws -> VectorStoreFileList {
-        var request = APIRequest(
-            method: "GET", path: "/vector_stores/{vector_store_id}/files", operationID: "listVectorStoreFiles")
+        var request = APIRequest(method: "GET", path: "/vector_stores/{vector_store_id}/files", operationID: "listVectorStoreFiles")
         try request.setPathParameter("vector_store_id", vectorStoreID)
         try request.addQuery("limit", limit)
         try request.addQuery("order", order)
