@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generates the SDK from every historical spec in ../shared/spec/history/*.yaml and compiles each result together
-# with the hand-written runtime (a copy of Sources/OpenAI without Generated/) in a temporary Swift package.
+# with the hand-written runtime (a copy of Sources/OpenAI without Generated/ and Helpers/) in a temporary Swift package.
 #
 # Usage: Scripts/check-history.sh [--only NAME] [--jobs N] [--generate-only] [--keep]
 #   --only NAME       check one spec: its file name, the name without .yaml, or a unique prefix (e.g. 2025-04).
@@ -243,7 +243,9 @@ for spec in "${SPECS[@]}"; do
     mkdir -p "$pkg/Sources"
     cp "$WORK/Package.swift" "$pkg/Package.swift"
     cp -R "$ROOT/Sources/OpenAI" "$pkg/Sources/OpenAI"
-    rm -rf "$pkg/Sources/OpenAI/Generated"
+    # Generated/ is what this run makes; Helpers/ is hand-written against the locked spec's types
+    # (accumulators, chunked uploads...), which older specs name differently.
+    rm -rf "$pkg/Sources/OpenAI/Generated" "$pkg/Sources/OpenAI/Helpers"
 
     printf '\n==> %s\n' "$name"
     gen_log="$dir/generate.log"
@@ -278,7 +280,7 @@ for spec in "${SPECS[@]}"; do
         else
             build_result="FAIL"
             echo "compile:  FAIL (exit status $build_status) after ${build_seconds}s; first errors:"
-            { grep -E ': error: ' "$build_log" || tail -n 30 "$build_log"; } | awk '!seen[$0]++' | head -n 30 | sed 's/^/    /'
+            { grep -E ': error: ' "$build_log" || tail -n 30 "$build_log"; } | awk '!seen[$0]++ && shown++ < 30 { print "    " $0 }'
         fi
     fi
     if [[ "$gen_result" == "FAIL" || "$build_result" == "FAIL" ]]; then
