@@ -424,12 +424,7 @@ struct SchemaTranslator {
             return .structure(
                 makeStruct(schema, name: reserve(), documentation: documentation, scope: scope, multipart: multipart))
         }
-        if fixedName != nil, types == ["object"] || types.isEmpty, case .absent = schema.additionalProperties,
-            schema.items == nil, branches.isEmpty
-        {
-            // A named free-form object: keep it an alias (decided by the caller).
-            return nil
-        }
+        // Primitives, arrays, dictionaries and free-form objects need no declaration of their own.
         return nil
     }
 

@@ -133,10 +133,12 @@ public struct Translator {
                 operations[operations.count - 1].streaming = StreamingInfo(
                     eventType: eventType, framing: framing, bodyAssignments: [], queryFlag: nil)
             }
+            // Types for an operation's inline schemas live in its resource type (the renderer puts
+            // them in an extension of it).
             for declaration in scope.nested {
                 declarations.append(
                     TopLevelDeclaration(
-                        declaration: nestedInResource(declaration), area: "Resource:" + resourceType, schemaName: nil))
+                        declaration: declaration, area: "Resource:" + resourceType, schemaName: nil))
             }
         }
 
@@ -173,10 +175,6 @@ public struct Translator {
             document.diagnostics + schemas.diagnostics
         )
     }
-
-    /// Declarations made for an operation's inline schemas live in its resource type; the
-    /// renderer puts them in an extension of that type.
-    func nestedInResource(_ declaration: Declaration) -> Declaration { declaration }
 
     func fallbackArea(_ schemaName: String) -> String {
         for prefix in ["Realtime", "Webhook", "Response", "Chat", "Eval", "FineTun", "Vector", "Conversation"]
