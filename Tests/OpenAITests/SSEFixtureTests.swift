@@ -16,9 +16,9 @@ final class SSEFixtureTests: XCTestCase {
         return environment["SSE_SPLIT_EXHAUSTIVE_LIMIT"].flatMap { Int($0) } ?? 16 * 1024
     }()
 
-    /// Random single splits per file above ``exhaustiveSplitLimit`` (300 unless `SSE_SPLIT_RANDOM`).
+    /// Random single splits per file above ``exhaustiveSplitLimit`` (1,000 unless `SSE_SPLIT_RANDOM`).
     private static let randomSplitCount =
-        ProcessInfo.processInfo.environment["SSE_SPLIT_RANDOM"].flatMap { Int($0) } ?? 300
+        ProcessInfo.processInfo.environment["SSE_SPLIT_RANDOM"].flatMap { Int($0) } ?? 1000
 
     private func loadFixtures() throws -> [(path: String, bytes: [UInt8])] {
         let directory = try SSETestSupport.fixturesDirectory()
