@@ -24,12 +24,9 @@ struct SwiftNameIndex {
 
     init(model: APIModel, document: OpenAPIDocument) {
         for top in model.declarations {
-            var prefix = ""
-            if top.area.hasPrefix("Resource:") {
-                prefix = String(top.area.dropFirst("Resource:".count)) + "."
-            }
+            let prefix = top.resourceType.map { $0 + "." } ?? ""
             add(top.declaration, prefix: prefix)
-            if let schemaName = top.schemaName, !top.area.hasPrefix("Resource:"),
+            if let schemaName = top.schemaName, top.resourceType == nil,
                 componentAreas[schemaName] == nil
             {
                 componentAreas[schemaName] = top.area

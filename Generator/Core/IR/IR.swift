@@ -151,9 +151,38 @@ public indirect enum Declaration: Hashable, Sendable {
 /// A top-level declaration with the API area whose file it goes in.
 public struct TopLevelDeclaration: Hashable, Sendable {
     public var declaration: Declaration
+    /// The types file's area, or `Resource:<ResourceType>` for a type nested in a resource type.
     public var area: String
     /// The component schema it came from, or nil for synthesized ones.
     public var schemaName: String?
+
+    static let resourcePrefix = "Resource:"
+
+    /// The resource type it is nested in (an operation's inline schema), or `nil` at the top level.
+    public var resourceType: String? {
+        area.hasPrefix(Self.resourcePrefix) ? String(area.dropFirst(Self.resourcePrefix.count)) : nil
+    }
+
+    /// A declaration nested in the resource type `resourceType`.
+    static func inResource(_ declaration: Declaration, _ resourceType: String) -> TopLevelDeclaration {
+        TopLevelDeclaration(declaration: declaration, area: resourcePrefix + resourceType, schemaName: nil)
+    }
+
+    /// Every declaration, nested ones included, by its full Swift path (`Response.Output`).
+    static func indexByPath(_ declarations: [TopLevelDeclaration]) -> [String: Declaration] {
+        var result: [String: Declaration] = [:]
+        func index(_ declaration: Declaration, prefix: String?) {
+            let path = prefix.map { "\($0).\(declaration.name)" } ?? declaration.name
+            result[path] = declaration
+            switch declaration {
+            case .structure(let decl): for nested in decl.nested { index(nested, prefix: path) }
+            case .union(let decl): for nested in decl.nested { index(nested, prefix: path) }
+            default: break
+            }
+        }
+        for top in declarations { index(top.declaration, prefix: top.resourceType) }
+        return result
+    }
 }
 
 public struct OperationParameter: Hashable, Sendable {

@@ -31,6 +31,15 @@ struct OperationRenderer {
         return parts
     }
 
+    /// `- Parameters:` lines for `parameters`: the first line of each one's description.
+    static func parameterDocs(_ parameters: [OperationParameter]) -> [String] {
+        parameters.map { parameter in
+            let fallback = "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter."
+            return
+                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? fallback)"
+        }
+    }
+
     /// Query and header parameters: required ones first, then those with a default, each group
     /// in spec order.
     static func otherParameters(_ operation: OperationDecl) -> [OperationParameter] {
@@ -70,12 +79,8 @@ struct OperationRenderer {
     func renderMethods(
         _ operation: OperationDecl, body: RequestBodyKind?, bodyLabel: String, into printer: inout CodePrinter
     ) {
-        var docs: [String] = ["- Parameters:"]
-        for parameter in operation.parameters where parameter.location == .path {
-            docs.append(
-                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` path parameter.")"
-            )
-        }
+        var docs: [String] =
+            ["- Parameters:"] + Self.parameterDocs(operation.parameters.filter { $0.location == .path })
         if let body {
             let what: String =
                 switch body {
@@ -85,11 +90,7 @@ struct OperationRenderer {
                 }
             docs.append("  - body: \(what)")
         }
-        for parameter in Self.otherParameters(operation) {
-            docs.append(
-                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")"
-            )
-        }
+        docs += Self.parameterDocs(Self.otherParameters(operation))
         docs.append("  - options: Per-request headers, query items, timeout, retries and idempotency key.")
         switch operation.response {
         case .json(let type): docs.append("- Returns: The decoded `\(type.swift)` reply.")
@@ -151,22 +152,14 @@ struct OperationRenderer {
         _ operation: OperationDecl, body: RequestBodyKind?, streaming: StreamingInfo, bodyLabel: String,
         into printer: inout CodePrinter
     ) {
-        var docs: [String] = ["- Parameters:"]
-        for parameter in operation.parameters where parameter.location == .path {
-            docs.append(
-                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` path parameter.")"
-            )
-        }
+        var docs: [String] =
+            ["- Parameters:"] + Self.parameterDocs(operation.parameters.filter { $0.location == .path })
         if body != nil {
             docs.append(
                 "  - body: The request body; the method asks for a stream itself (\((Self.assignments(streaming, body: body).map { "`\($0)`" }).joined(separator: ", ")))."
             )
         }
-        for parameter in Self.otherParameters(operation) where parameter.wireName != streaming.queryFlag {
-            docs.append(
-                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter.")"
-            )
-        }
+        docs += Self.parameterDocs(Self.otherParameters(operation).filter { $0.wireName != streaming.queryFlag })
         docs.append("  - options: Per-request headers, query items, timeout and retries.")
         docs.append(
             "- Returns: The events, `\(streaming.eventType.swift)`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`."

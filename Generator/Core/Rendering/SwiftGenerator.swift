@@ -68,8 +68,8 @@ public enum SwiftGenerator {
             var printer = CodePrinter()
             renderer.render(top.declaration, into: &printer)
             typeCount += countTypes(top.declaration)
-            if top.area.hasPrefix("Resource:") {
-                resourceNested[String(top.area.dropFirst("Resource:".count)), default: []].append(printer)
+            if let resourceType = top.resourceType {
+                resourceNested[resourceType, default: []].append(printer)
                 continue
             }
             if byArea[top.area] == nil { areaOrder.append(top.area) }

@@ -3,7 +3,7 @@
 enum PaginationDetector {
     static func annotate(_ declarations: [TopLevelDeclaration]) -> [TopLevelDeclaration] {
         var structs: [String: StructDecl] = [:]
-        for top in declarations where !top.area.hasPrefix("Resource:") {
+        for top in declarations where top.resourceType == nil {
             if case .structure(let decl) = top.declaration { structs[decl.name] = decl }
         }
         /// Whether the type has a stored, required, non-null string `id`.
@@ -14,7 +14,7 @@ enum PaginationDetector {
             }
         }
         return declarations.map { top in
-            guard !top.area.hasPrefix("Resource:"), case .structure(var decl) = top.declaration else { return top }
+            guard top.resourceType == nil, case .structure(var decl) = top.declaration else { return top }
             let stored = decl.properties.filter { $0.constant == nil && !$0.boxed && !$0.documentation.deprecated }
             guard let data = stored.first(where: { $0.wireName == "data" }), case .array(let item) = data.type,
                 !data.isOptional,

@@ -2,21 +2,7 @@
 /// on a cycle become `indirect enum`s; struct-only cycles store the property in a heap box.
 enum RecursionBreaker {
     static func breakCycles(_ declarations: [TopLevelDeclaration]) -> [TopLevelDeclaration] {
-        // Index every declaration by its full Swift path.
-        var kinds: [String: Declaration] = [:]
-        func index(_ declaration: Declaration, prefix: String) {
-            let path = prefix.isEmpty ? declaration.name : "\(prefix).\(declaration.name)"
-            kinds[path] = declaration
-            switch declaration {
-            case .structure(let decl): for nested in decl.nested { index(nested, prefix: path) }
-            case .union(let decl): for nested in decl.nested { index(nested, prefix: path) }
-            default: break
-            }
-        }
-        for top in declarations {
-            let prefix = top.area.hasPrefix("Resource:") ? String(top.area.dropFirst("Resource:".count)) : ""
-            index(top.declaration, prefix: prefix)
-        }
+        let kinds = TopLevelDeclaration.indexByPath(declarations)
         func directTarget(_ type: TypeRef) -> String? {
             if case .named(let name) = type, kinds[name] != nil { return name }
             return nil
@@ -75,8 +61,7 @@ enum RecursionBreaker {
         }
         return declarations.map { top in
             var copy = top
-            let prefix = top.area.hasPrefix("Resource:") ? String(top.area.dropFirst("Resource:".count)) : ""
-            copy.declaration = rewrite(top.declaration, prefix: prefix)
+            copy.declaration = rewrite(top.declaration, prefix: top.resourceType ?? "")
             return copy
         }
     }

@@ -3,15 +3,8 @@
 enum StreamingRequests {
     static func annotate(_ operations: [OperationDecl], declarations: [TopLevelDeclaration]) -> [OperationDecl] {
         var structs: [String: StructDecl] = [:]
-        func index(_ declaration: Declaration, prefix: String) {
-            let path = prefix.isEmpty ? declaration.name : "\(prefix).\(declaration.name)"
-            if case .structure(let decl) = declaration {
-                structs[path] = decl
-                for nested in decl.nested { index(nested, prefix: path) }
-            }
-        }
-        for top in declarations {
-            index(top.declaration, prefix: top.area.hasPrefix("Resource:") ? String(top.area.dropFirst(9)) : "")
+        for (path, declaration) in TopLevelDeclaration.indexByPath(declarations) {
+            if case .structure(let decl) = declaration { structs[path] = decl }
         }
         return operations.map { operation in
             guard var streaming = operation.streaming else { return operation }

@@ -136,9 +136,7 @@ public struct Translator {
             // Types for an operation's inline schemas live in its resource type (the renderer puts
             // them in an extension of it).
             for declaration in scope.nested {
-                declarations.append(
-                    TopLevelDeclaration(
-                        declaration: declaration, area: "Resource:" + resourceType, schemaName: nil))
+                declarations.append(.inResource(declaration, resourceType))
             }
         }
 
