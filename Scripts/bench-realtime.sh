@@ -1,13 +1,19 @@
 #!/bin/sh
 # Benchmark of OpenAIRealtime against a Python `websockets` client, all talking to the same local
-# server (Scripts/realtime-testserver/server.py, route /bench) in the same run. The Swift client runs
-# twice: through the typed session layer (RealtimeSession: generated client events encoded, every
-# server message decoded into RealtimeServerEvent, appendAudio(_:) base64-encoding PCM16) and over
-# the bare WebSocket transport (prebuilt JSON text, replies not decoded). Measured:
-#   - round trip of a small JSON event over loopback (median and p99 over ROUND_TRIPS),
-#   - throughput of input_audio_buffer.append events carrying 100 ms of 24 kHz PCM16 audio
-#     (4800 bytes, base64) each: APPENDS back to back, then a commit answered by the server.
-# Each client runs RUNS times, alternating; the median run of each figure is reported.
+# server (Scripts/realtime-testserver/server.py, route /bench) in the same run. Each side runs at two
+# layers, and each Swift layer is compared with the Python client doing the same work:
+#   - session: Swift through RealtimeSession (generated client events encoded, every server message
+#     decoded into RealtimeServerEvent, appendAudio(_:) base64-encoding the PCM16 of every event);
+#     Python the way the `openai` Python SDK sends and reads events (json.dumps of a dict per event,
+#     base64.b64encode per append, json.loads per server message).
+#   - transport: both send prebuilt JSON text (audio encoded once) and do not parse replies.
+# Measured: round trip of a small JSON event over loopback (median and p99 over ROUND_TRIPS), and
+# throughput of input_audio_buffer.append events carrying 100 ms of 24 kHz PCM16 audio (4800 bytes,
+# base64) each: APPENDS back to back, then a commit answered by the server; and the client's CPU
+# time per append (user + system, all threads). The server is one Python process; when a client
+# sends faster than it parses, the server is the bottleneck and works harder per message on the
+# larger reads, so messages/s then measures the server and CPU per message measures the client.
+# Each client runs RUNS times, interleaved; the median run of each figure is reported.
 # The last three lines are the interface the project's checks read, for the session layer (what
 # callers use); the transport's ratio is printed just above them:
 #   rtt_median_ms: <x>   rtt_p99_ms: <x>   append_throughput_ratio_vs_python: <x>  (Swift / Python, >1 = faster)
@@ -44,30 +50,37 @@ port=$("$python" -c "import json,sys; print(json.load(open(sys.argv[1]))['plain'
 url="ws://127.0.0.1:$port/bench"
 
 for run in $(seq "$runs"); do
-    "$bench" --layer session --url "$url" --round-trips "$round_trips" --appends "$appends" >>"$work/swift.jsonl"
-    "$bench" --layer transport --url "$url" --round-trips "$round_trips" --appends "$appends" \
-        >>"$work/transport.jsonl"
-    "$python" Scripts/realtime-testserver/bench_client.py --url "$url" --round-trips "$round_trips" \
-        --appends "$appends" >>"$work/python.jsonl"
+    for layer in session transport; do
+        "$bench" --layer "$layer" --url "$url" --round-trips "$round_trips" --appends "$appends" \
+            >>"$work/swift-$layer.jsonl"
+        "$python" Scripts/realtime-testserver/bench_client.py --layer "$layer" --url "$url" \
+            --round-trips "$round_trips" --appends "$appends" >>"$work/python-$layer.jsonl"
+    done
 done
 
-"$python" - "$work/swift.jsonl" "$work/python.jsonl" "$round_trips" "$appends" "$runs" "$work/transport.jsonl" <<'PY'
+"$python" - "$work" "$round_trips" "$appends" "$runs" <<'PY'
 import json, statistics, sys
-swift = [json.loads(line) for line in open(sys.argv[1])]
-python = [json.loads(line) for line in open(sys.argv[2])]
-transport = [json.loads(line) for line in open(sys.argv[6])]
-def med(rows, key):
-    return statistics.median(row[key] for row in rows)
-print(f"round trips: {sys.argv[3]}, appends: {sys.argv[4]} x 100 ms of 24 kHz PCM16, runs per client: {sys.argv[5]} (medians)")
-print(f"{'client':<24}{'rtt median ms':>15}{'rtt p99 ms':>12}{'appends/s':>12}{'MB/s':>10}")
-for name, rows in (("swift session layer", swift), ("swift transport only", transport),
-                   ("python (websockets)", python)):
-    print(f"{name:<24}{med(rows, 'rtt_median_ms'):>15.4f}{med(rows, 'rtt_p99_ms'):>12.4f}"
-          f"{med(rows, 'append_messages_per_s'):>12.0f}{med(rows, 'append_mb_per_s'):>10.1f}")
-ratio = med(swift, "append_messages_per_s") / med(python, "append_messages_per_s")
-transport_ratio = med(transport, "append_messages_per_s") / med(python, "append_messages_per_s")
-print(f"transport_append_throughput_ratio_vs_python: {transport_ratio:.3f}")
-print(f"rtt_median_ms: {med(swift, 'rtt_median_ms'):.4f}")
-print(f"rtt_p99_ms: {med(swift, 'rtt_p99_ms'):.4f}")
-print(f"append_throughput_ratio_vs_python: {ratio:.3f}")
+work, round_trips, appends, runs = sys.argv[1:5]
+rows = {name: [json.loads(line) for line in open(f"{work}/{name}.jsonl")]
+        for name in ("swift-session", "python-session", "swift-transport", "python-transport")}
+def med(name, key):
+    return statistics.median(row[key] for row in rows[name])
+print(f"round trips: {round_trips}, appends: {appends} x 100 ms of 24 kHz PCM16, runs per client: {runs} (medians)")
+print(f"{'client':<28}{'rtt median ms':>15}{'rtt p99 ms':>12}{'appends/s':>12}{'MB/s':>10}{'cpu us/append':>15}")
+for name, label in (("swift-session", "swift session layer"), ("python-session", "python, per-event json/b64"),
+                    ("swift-transport", "swift transport only"), ("python-transport", "python, prebuilt text")):
+    print(f"{label:<28}{med(name, 'rtt_median_ms'):>15.4f}{med(name, 'rtt_p99_ms'):>12.4f}"
+          f"{med(name, 'append_messages_per_s'):>12.0f}{med(name, 'append_mb_per_s'):>10.1f}"
+          f"{med(name, 'append_cpu_us_per_message'):>15.2f}")
+def ratio(layer):
+    return med(f"swift-{layer}", "append_messages_per_s") / med(f"python-{layer}", "append_messages_per_s")
+print(f"session_rtt_median_ratio_vs_python: {med('python-session', 'rtt_median_ms') / med('swift-session', 'rtt_median_ms'):.3f}")
+print(f"transport_rtt_median_ratio_vs_python: {med('python-transport', 'rtt_median_ms') / med('swift-transport', 'rtt_median_ms'):.3f}")
+print(f"transport_append_throughput_ratio_vs_python: {ratio('transport'):.3f}")
+for layer in ("session", "transport"):
+    cpu_ratio = med(f"python-{layer}", "append_cpu_us_per_message") / med(f"swift-{layer}", "append_cpu_us_per_message")
+    print(f"{layer}_append_cpu_efficiency_ratio_vs_python: {cpu_ratio:.3f}")
+print(f"rtt_median_ms: {med('swift-session', 'rtt_median_ms'):.4f}")
+print(f"rtt_p99_ms: {med('swift-session', 'rtt_p99_ms'):.4f}")
+print(f"append_throughput_ratio_vs_python: {ratio('session'):.3f}")
 PY

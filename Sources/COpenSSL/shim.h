@@ -1,5 +1,6 @@
 // OpenSSL 3 from Debian's libssl-dev (pkg-config openssl). Install: apt-get install libssl-dev
-// Used by OpenAIRealtime on Linux only: TLS for wss:// and SHA-1 for Sec-WebSocket-Accept (RFC 6455 4.2.2).
+// Used by OpenAIRealtime on Linux only: TLS for wss://, SHA-1 for Sec-WebSocket-Accept (RFC 6455 4.2.2)
+// and RAND_bytes for frame masking keys (RFC 6455 5.3, 10.3).
 #ifndef COPENSSL_SHIM_H
 #define COPENSSL_SHIM_H
 
@@ -7,6 +8,7 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/rand.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>

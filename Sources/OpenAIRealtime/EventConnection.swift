@@ -1,72 +1,103 @@
+import Foundation
 import OpenAI
 
-/// A WebSocket whose text messages are JSON events of one generated union, read by a task of its own.
+/// A WebSocket whose text messages are JSON events of one generated union.
 ///
-/// The reader task decodes every message (never failing: see ``EventDecoding``), hands it to
-/// `onEvent` (reply routing) and then to ``events``, so helpers that await replies work whether
-/// or not the caller iterates ``events``. ``events`` buffers without limit: a caller that never
-/// reads it keeps every event in memory until the session ends.
+/// Every message is decoded where it is received (see ``WebSocketMessageSink``), never failing
+/// (see ``EventDecoding``), handed to `onEvent` (reply routing) and then to ``events``, so helpers
+/// that await replies work whether or not the caller iterates ``events``. ``events`` buffers as
+/// ``RealtimeSessionOptions/eventBuffering`` says; events it drops are counted in
+/// ``droppedEvents``.
 ///
-/// Dropping the connection cancels the reader, which closes the socket with 1000.
+/// Dropping the connection closes the socket with 1000.
 final class EventConnection<Event: Decodable & Sendable>: Sendable {
     let socket: WebSocket
     let events: AsyncThrowingStream<Event, any Error>
     let failures: Locked<[RealtimeDecodingFailure]>
-    private let reader: Task<Void, Never>
+    private let state: Locked<State>
+
+    private struct State {
+        var ended = false
+        var dropped = 0
+        var endWaiters: [CheckedContinuation<Void, Never>] = []
+    }
 
     /// The most decoding failures kept (the oldest are dropped).
     static var maxFailuresKept: Int { 100 }
 
-    /// Starts reading.
+    /// Connects and starts delivering events.
     ///
     /// - Parameters:
-    ///   - socket: The open socket.
+    ///   - endpoint: URL, headers and subprotocols of the upgrade request.
+    ///   - configuration: Transport options.
+    ///   - buffering: How ``events`` buffers events nobody has read yet.
     ///   - unknown: The union's `unknown` case.
-    ///   - onEvent: Called on the reader task for each event, before it is yielded to ``events``.
-    ///   - onEnd: Called once when the socket's messages end: `nil` after a normal close,
-    ///     the transport error otherwise.
+    ///   - onEvent: Called for each event, before it is yielded to ``events``.
+    ///   - onEnd: Called once when the connection ends, with how it closed and the transport error
+    ///     (`nil` after a normal close).
+    /// - Throws: ``WebSocketError`` when connecting fails.
     init(
-        socket: WebSocket,
+        endpoint: RealtimeEndpoint,
+        configuration: WebSocketConfiguration,
+        buffering: RealtimeEventBuffering,
         unknown: @escaping @Sendable (JSONValue) -> Event,
         onEvent: @escaping @Sendable (Event) -> Void,
-        onEnd: @escaping @Sendable (WebSocketError?) -> Void
-    ) {
-        self.socket = socket
-        let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream()
-        self.events = events
+        onEnd: @escaping @Sendable (WebSocketCloseInfo, WebSocketError?) -> Void
+    ) async throws {
+        let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream(
+            bufferingPolicy: buffering.policy(for: Event.self))
         let failures = Locked<[RealtimeDecodingFailure]>([])
-        self.failures = failures
+        let state = Locked(State())
         let maxFailures = Self.maxFailuresKept
-        reader = Task {
-            do {
-                for try await message in socket.messages {
-                    let outcome = EventDecoding.decode(message, as: Event.self, unknown: unknown)
-                    if let failure = outcome.failure {
-                        failures.withLock {
-                            $0.append(failure)
-                            if $0.count > maxFailures { $0.removeFirst() }
-                        }
+        let decoder = JSONDecoder()
+        let sink = WebSocketMessageSink(
+            receive: { message in
+                let outcome = EventDecoding.decode(
+                    message, as: Event.self, unknown: unknown, decoder: decoder)
+                if let failure = outcome.failure {
+                    failures.withLock {
+                        $0.append(failure)
+                        if $0.count > maxFailures { $0.removeFirst() }
                     }
-                    onEvent(outcome.event)
-                    continuation.yield(outcome.event)
                 }
-                onEnd(nil)
-                continuation.finish()
-            } catch {
-                let transportError =
-                    error as? WebSocketError ?? WebSocketError(.connectionFailed, "\(error)")
-                onEnd(transportError)
-                continuation.finish(throwing: error)
-            }
-        }
+                onEvent(outcome.event)
+                if case .dropped = continuation.yield(outcome.event) {
+                    state.withLock { $0.dropped += 1 }
+                }
+            },
+            finish: { info, error in
+                onEnd(info, error)
+                if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+                let waiters = state.withLock { state in
+                    state.ended = true
+                    defer { state.endWaiters = [] }
+                    return state.endWaiters
+                }
+                for waiter in waiters { waiter.resume() }
+            })
+        socket = try await WebSocket.connect(
+            to: endpoint.url, headers: endpoint.headers, subprotocols: endpoint.subprotocols,
+            configuration: configuration, sink: sink)
+        self.events = events
+        self.failures = failures
+        self.state = state
     }
 
     deinit {
-        reader.cancel()
+        socket.abandon()
     }
 
-    /// Waits until the reader has seen the end of the socket's messages.
+    /// How many events ``events`` dropped because its buffer was full.
+    var droppedEvents: Int { state.withLock { $0.dropped } }
+
+    /// Waits until the connection has ended and the last event was delivered.
     func waitForEnd() async {
-        await reader.value
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let ended = state.withLock { state in
+                if !state.ended { state.endWaiters.append(waiter) }
+                return state.ended
+            }
+            if ended { waiter.resume() }
+        }
     }
 }

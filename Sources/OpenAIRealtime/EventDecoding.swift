@@ -20,9 +20,11 @@ enum EventDecoding {
     ///   - message: The WebSocket message.
     ///   - type: The union to decode.
     ///   - unknown: The union's `unknown` case constructor.
+    ///   - decoder: The decoder to use (a connection keeps one for all its messages).
     /// - Returns: The event and, when it had to fall back to `unknown`, why.
     static func decode<Event: Decodable>(
-        _ message: WebSocketMessage, as type: Event.Type, unknown: (JSONValue) -> Event
+        _ message: WebSocketMessage, as type: Event.Type, unknown: (JSONValue) -> Event,
+        decoder: JSONDecoder = JSONDecoder()
     ) -> Outcome<Event> {
         let data: Data
         switch message {
@@ -34,7 +36,6 @@ enum EventDecoding {
                     eventType: nil,
                     message: "binary message of \(bytes.count) bytes (delivered as base64 text)"))
         }
-        let decoder = JSONDecoder()
         do {
             return Outcome(event: try decoder.decode(Event.self, from: data), failure: nil)
         } catch {
@@ -81,15 +82,20 @@ enum EventDecoding {
     ///
     /// - Parameters:
     ///   - event: The event.
-    /// - Returns: The JSON text.
+    /// - Returns: The JSON text as UTF-8 bytes.
     /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/encodingFailed``.
-    static func encode(_ event: some Encodable) throws(RealtimeError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+    static func encode(_ event: some Encodable) throws(RealtimeError) -> Data {
         do {
-            return String(decoding: try encoder.encode(event), as: UTF8.self)
+            return try encoder.encode(event)
         } catch {
             throw RealtimeError(.encodingFailed, "cannot encode the client event: \(error)")
         }
     }
+
+    /// One encoder for every session: `JSONEncoder` is safe to share once configured.
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
 }

@@ -36,14 +36,26 @@ enum RealtimeReplyKind: Hashable, Sendable {
 /// complete it. A server `error` event whose `error.event_id` names a waiter's client event fails
 /// that waiter; an `error` without `event_id` fails every waiter (it cannot be attributed); an
 /// `error` naming an event nobody waits for (for example an `input_audio_buffer.append`) fails
-/// none. Any other event completes the oldest waiter expecting its kind.
+/// none. Any other event completes the oldest waiter expecting its kind (and, for a waiter that
+/// names a response, carrying that response's `id`).
 struct RealtimeReplyRouter<Waiter> {
     /// One helper waiting for a reply.
     struct Pending {
         var token: Int
         var clientEventID: String
         var replyKinds: Set<RealtimeReplyKind>
+        var responseID: String?
         var waiter: Waiter
+
+        func accepts(_ kind: RealtimeReplyKind, _ event: RealtimeServerEvent) -> Bool {
+            guard replyKinds.contains(kind) else { return false }
+            guard let responseID else { return true }
+            switch event {
+            case .responseDone(let done): return done.response.id == responseID
+            case .responseCreated(let created): return created.response.id == responseID
+            default: return true
+            }
+        }
     }
 
     /// What routing an event decided.
@@ -62,13 +74,17 @@ struct RealtimeReplyRouter<Waiter> {
     ///   - token: A unique number to remove the waiter by.
     ///   - clientEventID: The `event_id` sent with the client event.
     ///   - replyKinds: The server events that complete it.
+    ///   - responseID: Only `response.created` and `response.done` events of this response
+    ///     complete it (`nil`: any).
     ///   - waiter: What to resume.
     mutating func register(
-        token: Int, clientEventID: String, replyKinds: Set<RealtimeReplyKind>, waiter: Waiter
+        token: Int, clientEventID: String, replyKinds: Set<RealtimeReplyKind>,
+        responseID: String? = nil, waiter: Waiter
     ) {
         pending.append(
             Pending(
-                token: token, clientEventID: clientEventID, replyKinds: replyKinds, waiter: waiter))
+                token: token, clientEventID: clientEventID, replyKinds: replyKinds,
+                responseID: responseID, waiter: waiter))
     }
 
     /// Removes a waiter (after a timeout, cancellation or a failed send).
@@ -103,7 +119,7 @@ struct RealtimeReplyRouter<Waiter> {
             }
             return removeAll().map { .failure($0, error) }
         }
-        guard let index = pending.firstIndex(where: { $0.replyKinds.contains(kind) }) else {
+        guard let index = pending.firstIndex(where: { $0.accepts(kind, event) }) else {
             return []
         }
         return [.reply(pending.remove(at: index).waiter, event)]

@@ -39,7 +39,8 @@ public final class RealtimeSession: Sendable {
     /// Iterate it from one task. It finishes without error after a 1000 close or a close this side
     /// started, and throws ``WebSocketError`` (kind ``WebSocketError/Kind/closed`` with
     /// ``WebSocketError/closeInfo``) when the server closes with another code, for example 1011,
-    /// or the connection drops (1006). Buffered without limit until read.
+    /// or the connection drops (1006). Buffered as ``RealtimeSessionOptions/eventBuffering`` says
+    /// (default: without limit until read).
     public var events: AsyncThrowingStream<RealtimeServerEvent, any Error> { connection.events }
 
     /// The options the session was opened with.
@@ -56,36 +57,15 @@ public final class RealtimeSession: Sendable {
     let endpoint: RealtimeEndpoint
     private let eventIDPrefix: String
 
-    private init(socket: WebSocket, endpoint: RealtimeEndpoint, options: RealtimeSessionOptions) {
-        let routerState = Locked(RouterState())
+    private init(
+        connection: EventConnection<RealtimeServerEvent>, routerState: Locked<RouterState>,
+        endpoint: RealtimeEndpoint, options: RealtimeSessionOptions
+    ) {
+        self.connection = connection
         self.routerState = routerState
         self.endpoint = endpoint
         self.options = options
         eventIDPrefix = "evt_swift_" + String(UInt32.random(in: 0...UInt32.max), radix: 36) + "_"
-        connection = EventConnection(
-            socket: socket,
-            unknown: { RealtimeServerEvent.unknown($0) },
-            onEvent: { event in
-                let resolutions = routerState.withLock { $0.router.route(event) }
-                for resolution in resolutions {
-                    switch resolution {
-                    case .reply(let slot, let reply): slot.resolve(.success(reply))
-                    case .failure(let slot, let error):
-                        slot.resolve(.failure(RealtimeError.server(error)))
-                    }
-                }
-            },
-            onEnd: { [socket] transportError in
-                let info = socket.closeInfo
-                let error = RealtimeError(
-                    .closed, "the connection closed before the reply", closeInfo: info,
-                    underlying: transportError)
-                let slots = routerState.withLock { state in
-                    state.ended = error
-                    return state.router.removeAll()
-                }
-                for slot in slots { slot.resolve(.failure(error)) }
-            })
     }
 
     // MARK: Connecting
@@ -149,10 +129,32 @@ public final class RealtimeSession: Sendable {
     static func open(_ endpoint: RealtimeEndpoint, options: RealtimeSessionOptions)
         async throws -> RealtimeSession
     {
-        let socket = try await WebSocket.connect(
-            to: endpoint.url, headers: endpoint.headers, subprotocols: endpoint.subprotocols,
-            configuration: options.webSocket)
-        return RealtimeSession(socket: socket, endpoint: endpoint, options: options)
+        let routerState = Locked(RouterState())
+        let connection = try await EventConnection(
+            endpoint: endpoint, configuration: options.webSocket, buffering: options.eventBuffering,
+            unknown: { RealtimeServerEvent.unknown($0) },
+            onEvent: { event in
+                let resolutions = routerState.withLock { $0.router.route(event) }
+                for resolution in resolutions {
+                    switch resolution {
+                    case .reply(let slot, let reply): slot.resolve(.success(reply))
+                    case .failure(let slot, let error):
+                        slot.resolve(.failure(RealtimeError.server(error)))
+                    }
+                }
+            },
+            onEnd: { info, transportError in
+                let error = RealtimeError(
+                    .closed, "the connection closed before the reply", closeInfo: info,
+                    underlying: transportError)
+                let slots = routerState.withLock { state in
+                    state.ended = error
+                    return state.router.removeAll()
+                }
+                for slot in slots { slot.resolve(.failure(error)) }
+            })
+        return RealtimeSession(
+            connection: connection, routerState: routerState, endpoint: endpoint, options: options)
     }
 
     // MARK: State
@@ -167,6 +169,10 @@ public final class RealtimeSession: Sendable {
     /// (or the message was not JSON): the last 100, oldest first. Unknown event *types* are not listed.
     public var decodingFailures: [RealtimeDecodingFailure] { connection.failures.withLock { $0 } }
 
+    /// How many events ``events`` dropped unread because of ``RealtimeSessionOptions/eventBuffering``
+    /// (always 0 with ``RealtimeEventBuffering/unbounded``).
+    public var droppedEventCount: Int { connection.droppedEvents }
+
     // MARK: Sending
 
     /// Sends any client event as JSON text, without waiting for a reply.
@@ -176,7 +182,7 @@ public final class RealtimeSession: Sendable {
     /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/encodingFailed``; ``WebSocketError``
     ///   of kind ``WebSocketError/Kind/closed`` once the connection is closing or closed.
     public func send(_ event: RealtimeClientEvent) async throws {
-        try await connection.socket.send(text: try EventDecoding.encode(event))
+        try await connection.socket.send(utf8Text: try EventDecoding.encode(event))
     }
 
     /// Sends `session.update` and waits for `session.updated`.
@@ -217,11 +223,7 @@ public final class RealtimeSession: Sendable {
         var start = pcm16.startIndex
         while start < pcm16.endIndex {
             let end = pcm16.index(start, offsetBy: chunk, limitedBy: pcm16.endIndex) ?? pcm16.endIndex
-            // Equivalent to encoding RealtimeClientEventInputAudioBufferAppend: base64 needs no escaping.
-            let text =
-                #"{"type":"input_audio_buffer.append","audio":""#
-                + pcm16[start..<end].base64EncodedString() + #""}"#
-            try await connection.socket.send(text: text)
+            try await connection.socket.send(utf8Text: AudioAppendEncoder.event(pcm16[start..<end]))
             sent += 1
             start = end
         }
@@ -322,7 +324,8 @@ public final class RealtimeSession: Sendable {
     /// (with status `cancelled`, or `completed` when it finished first).
     ///
     /// - Parameters:
-    ///   - responseID: The response to cancel, or `nil` for the one in progress.
+    ///   - responseID: The response to cancel (then only its `response.done` is the reply), or
+    ///     `nil` for the one in progress (then the next `response.done` is).
     /// - Returns: The `response.done` event.
     /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/serverError`` when no response is in
     ///   progress; see ``updateSession(_:)``.
@@ -332,7 +335,7 @@ public final class RealtimeSession: Sendable {
         let id = nextEventID()
         let reply = try await request(
             RealtimeClientEvent.responseCancel(.init(eventID: id, responseID: responseID)),
-            eventID: id, replies: [.responseDone])
+            eventID: id, replies: [.responseDone], responseID: responseID)
         guard case .responseDone(let done) = reply else { throw unexpected(reply) }
         return done
     }
@@ -370,7 +373,8 @@ public final class RealtimeSession: Sendable {
 
     /// Sends `event` and waits for a reply of one of `replies` or an `error` naming `eventID`.
     private func request(
-        _ event: RealtimeClientEvent, eventID: String, replies: Set<RealtimeReplyKind>
+        _ event: RealtimeClientEvent, eventID: String, replies: Set<RealtimeReplyKind>,
+        responseID: String? = nil
     ) async throws -> RealtimeServerEvent {
         let text = try EventDecoding.encode(event)
         let slot = ReplySlot()
@@ -378,11 +382,12 @@ public final class RealtimeSession: Sendable {
             if let ended = state.ended { throw ended }
             state.nextToken += 1
             state.router.register(
-                token: state.nextToken, clientEventID: eventID, replyKinds: replies, waiter: slot)
+                token: state.nextToken, clientEventID: eventID, replyKinds: replies,
+                responseID: responseID, waiter: slot)
             return state.nextToken
         }
         defer { _ = routerState.withLock { $0.router.remove(token: token) } }
-        try await connection.socket.send(text: text)
+        try await connection.socket.send(utf8Text: text)
         let timeout = options.replyTimeout
         let timer = Task {
             try? await Task.sleep(for: timeout)

@@ -17,6 +17,9 @@ public struct RealtimeSessionOptions: Sendable {
     /// base64 text stays within the API's 15 MiB per event; spec schema
     /// `RealtimeClientEventInputAudioBufferAppend`). Rounded down to a whole number of samples.
     public var maxAudioBytesPerAppend: Int
+    /// How `events` keeps server events the caller has not read yet (default
+    /// ``RealtimeEventBuffering/unbounded``). Helpers that await replies see every event either way.
+    public var eventBuffering: RealtimeEventBuffering
 
     /// The default of ``maxAudioBytesPerAppend``: the largest whole-sample PCM16 byte count whose
     /// base64 encoding fits in 15 MiB (15,728,640 bytes).
@@ -30,17 +33,44 @@ public struct RealtimeSessionOptions: Sendable {
     ///   - webSocket: Transport options (default ``WebSocketConfiguration/init(connectTimeout:closeTimeout:maxMessageBytes:sendBufferHighWaterBytes:tls:)``).
     ///   - replyTimeout: How long helpers wait for a reply (default 30 seconds).
     ///   - maxAudioBytesPerAppend: Most PCM16 bytes per append event (default 11,796,480 bytes).
+    ///   - eventBuffering: How unread server events are kept (default unbounded).
     public init(
         endpoint: URL? = nil,
         headers: [String: String] = [:],
         webSocket: WebSocketConfiguration = WebSocketConfiguration(),
         replyTimeout: Duration = .seconds(30),
-        maxAudioBytesPerAppend: Int = RealtimeSessionOptions.defaultMaxAudioBytesPerAppend
+        maxAudioBytesPerAppend: Int = RealtimeSessionOptions.defaultMaxAudioBytesPerAppend,
+        eventBuffering: RealtimeEventBuffering = .unbounded
     ) {
         self.endpoint = endpoint
         self.headers = headers
         self.webSocket = webSocket
         self.replyTimeout = replyTimeout
         self.maxAudioBytesPerAppend = maxAudioBytesPerAppend
+        self.eventBuffering = eventBuffering
+    }
+}
+
+/// How a session's `events` stream keeps server events the caller has not read yet.
+///
+/// A voice session sends many `response.output_audio.delta` events (about 10 per second of audio
+/// while the model speaks); a caller that drives the session only through the awaiting helpers and
+/// never reads `events` keeps all of them with ``unbounded``.
+public enum RealtimeEventBuffering: Hashable, Sendable {
+    /// Every event is kept until read (the default).
+    case unbounded
+    /// At most this many unread events are kept; when another arrives, the oldest unread one is
+    /// dropped and counted in `droppedEventCount`. `newest(0)` delivers an event only to a reader
+    /// already waiting for one.
+    case newest(Int)
+
+    func policy<Event>(for _: Event.Type)
+        -> AsyncThrowingStream<Event, any Error>.Continuation
+        .BufferingPolicy
+    {
+        switch self {
+        case .unbounded: .unbounded
+        case .newest(let limit): .bufferingNewest(max(0, limit))
+        }
     }
 }

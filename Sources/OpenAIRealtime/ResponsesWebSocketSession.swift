@@ -23,15 +23,14 @@ import OpenAI
 public final class ResponsesWebSocketSession: Sendable {
     /// The server events, in order; `error` events (schema `ResponseWsError`) included, unknown
     /// types as `.unknown` with their raw JSON. Finishes after a 1000 close or one this side started;
-    /// throws ``WebSocketError`` for any other close. Buffered without limit until read.
+    /// throws ``WebSocketError`` for any other close. Buffered as ``RealtimeSessionOptions/eventBuffering``
+    /// says (default: without limit until read).
     public var events: AsyncThrowingStream<ResponsesServerEvent, any Error> { connection.events }
 
     private let connection: EventConnection<ResponsesServerEvent>
 
-    private init(socket: WebSocket) {
-        connection = EventConnection(
-            socket: socket, unknown: { ResponsesServerEvent.unknown($0) }, onEvent: { _ in },
-            onEnd: { _ in })
+    private init(connection: EventConnection<ResponsesServerEvent>) {
+        self.connection = connection
     }
 
     /// Opens a connection with the client's API key in the `Authorization` header.
@@ -52,9 +51,11 @@ public final class ResponsesWebSocketSession: Sendable {
             ?? RealtimeEndpoint.webSocketURL(baseURL: client.configuration.baseURL, path: "responses")
         let headers = try await RealtimeEndpoint.serverHeaders(
             client.configuration, extra: options.headers)
-        let socket = try await WebSocket.connect(
-            to: url, headers: headers, configuration: options.webSocket)
-        return ResponsesWebSocketSession(socket: socket)
+        let connection = try await EventConnection(
+            endpoint: RealtimeEndpoint(url: url, headers: headers, subprotocols: []),
+            configuration: options.webSocket, buffering: options.eventBuffering,
+            unknown: { ResponsesServerEvent.unknown($0) }, onEvent: { _ in }, onEnd: { _, _ in })
+        return ResponsesWebSocketSession(connection: connection)
     }
 
     /// Sends `response.create`; the response's events then arrive in ``events``.
@@ -65,7 +66,7 @@ public final class ResponsesWebSocketSession: Sendable {
     /// - Throws: ``RealtimeError`` of kind ``RealtimeError/Kind/encodingFailed``; ``WebSocketError``
     ///   of kind ``WebSocketError/Kind/closed`` once the connection is closing or closed.
     public func createResponse(_ request: ResponsesClientEvent) async throws {
-        try await connection.socket.send(text: try EventDecoding.encode(request))
+        try await connection.socket.send(utf8Text: try EventDecoding.encode(request))
     }
 
     /// How the connection closed, or `nil` while it is open.
@@ -73,6 +74,10 @@ public final class ResponsesWebSocketSession: Sendable {
 
     /// Server messages delivered as `.unknown` because a known type did not decode: the last 100.
     public var decodingFailures: [RealtimeDecodingFailure] { connection.failures.withLock { $0 } }
+
+    /// How many events ``events`` dropped unread because of ``RealtimeSessionOptions/eventBuffering``
+    /// (always 0 with ``RealtimeEventBuffering/unbounded``).
+    public var droppedEventCount: Int { connection.droppedEvents }
 
     /// Performs the closing handshake and waits for it; ``events`` finishes.
     ///

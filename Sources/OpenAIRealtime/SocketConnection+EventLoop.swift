@@ -207,9 +207,9 @@
                 guard let event else { return true }
                 switch event {
                 case .text(let text):
-                    continuation.yield(.text(text))
+                    sink.receive(.text(text))
                 case .binary(let bytes):
-                    continuation.yield(.binary(Data(bytes)))
+                    sink.receive(.binary(Data(bytes)))
                 case .ping(let payload):
                     if !shared.withLock({ $0.closeSent }) {
                         appendToWire(WebSocketFrameEncoder.encode(opcode: .pong, payload: payload))
@@ -287,11 +287,7 @@
             let closedError = error ?? .closed(info)
             for waiter in drain { waiter.resume(throwing: closedError) }
             for waiter in pings { waiter.resume(throwing: closedError) }
-            if let error {
-                continuation.finish(throwing: error)
-            } else {
-                continuation.finish()
-            }
+            sink.finish(info, error)
             for waiter in close { waiter.resume() }
         }
     }

@@ -1,4 +1,5 @@
 #if !canImport(Darwin) && canImport(COpenSSL)
+    import COpenSSL
     import Foundation
     #if canImport(Glibc)
         import Glibc
@@ -16,9 +17,10 @@
     ///
     /// `@unchecked Sendable`: the mutable stored properties below `shared` are touched only by the
     /// I/O thread (after `start`), `shared` is lock-guarded, everything else is immutable.
-    final class SocketConnection: @unchecked Sendable {
+    final class SocketConnection: WebSocketConnection, @unchecked Sendable {
         struct Shared {
             var outbound: [UInt8] = []
+            var maskingKeys = MaskingKeyPool()
             var wireBytes = 0
             var wakePending = false
             var closeSent = false
@@ -37,7 +39,7 @@
 
         let handshake: WebSocketHandshake
         let configuration: WebSocketConfiguration
-        let continuation: AsyncThrowingStream<WebSocketMessage, Error>.Continuation
+        let sink: WebSocketMessageSink
         let shared = Locked(Shared())
         let wakeRead: Int32
         let wakeWrite: Int32
@@ -55,11 +57,11 @@
 
         init(
             handshake: WebSocketHandshake, configuration: WebSocketConfiguration,
-            continuation: AsyncThrowingStream<WebSocketMessage, Error>.Continuation
+            sink: WebSocketMessageSink
         ) throws(WebSocketError) {
             self.handshake = handshake
             self.configuration = configuration
-            self.continuation = continuation
+            self.sink = sink
             parser = WebSocketFrameParser(maxMessageBytes: configuration.maxMessageBytes)
             var fds: [Int32] = [-1, -1]
             guard pipe(&fds) == 0 else {
@@ -91,6 +93,8 @@
                 try await withCheckedThrowingContinuation {
                     (connected: CheckedContinuation<String?, Error>) in
                     let thread = Thread { [self] in
+                        Self.liveIOThreads.withLock { $0 += 1 }
+                        defer { Self.liveIOThreads.withLock { $0 -= 1 } }
                         self.run(connected: connected)
                     }
                     thread.name = "OpenAIRealtime.WebSocket"
@@ -116,6 +120,11 @@
             _ = Glibc.write(wakeWrite, &one, 1)
         }
 
+        var endInfo: WebSocketCloseInfo? { shared.withLock { $0.finished } }
+
+        /// How many I/O threads are running in this process (for tests that check nothing leaks).
+        static let liveIOThreads = Locked(0)
+
         func closedError(_ state: Shared) -> WebSocketError {
             if let error = state.finishedError { return error }
             let info =
@@ -131,11 +140,13 @@
         ///   - payload: The unmasked payload.
         /// - Throws: ``WebSocketError`` of kind ``WebSocketError/Kind/closed`` once closing has started.
         func send(_ opcode: WebSocketOpcode, _ payload: some Collection<UInt8>) async throws {
-            let frame = WebSocketFrameEncoder.encode(opcode: opcode, payload: payload)
             let highWater = configuration.sendBufferHighWaterBytes
             let mustWait = try shared.withLock { state throws(WebSocketError) -> Bool in
                 guard state.finished == nil, !state.closeSent else { throw closedError(state) }
-                state.outbound.append(contentsOf: frame)
+                // Framed and masked straight into the queue: one copy of the payload on this side.
+                WebSocketFrameEncoder.append(
+                    opcode: opcode, payload: payload, maskingKey: state.maskingKeys.next(),
+                    to: &state.outbound)
                 wakeLocked(&state)
                 return state.outbound.count + state.wireBytes > highWater
             }
@@ -232,11 +243,10 @@
                 tls = nil
                 if socket >= 0 { Glibc.close(socket) }
                 socket = -1
-                shared.withLock {
-                    $0.finished = WebSocketCloseInfo(
-                        code: .abnormalClosure, reason: "", initiatedByPeer: false)
-                }
-                continuation.finish(throwing: error)
+                let info = WebSocketCloseInfo(
+                    code: .abnormalClosure, reason: "", initiatedByPeer: false)
+                shared.withLock { $0.finished = info }
+                sink.finish(info, error)
                 connected.resume(throwing: error)
                 return
             }
@@ -250,5 +260,27 @@
             while Glibc.read(wakeRead, &scratch, scratch.count) > 0 {}
         }
 
+    }
+
+    /// Masking keys (RFC 6455 section 5.3: unpredictable, from a strong source of entropy, section
+    /// 10.3) drawn from OpenSSL's CSPRNG 256 keys at a time, instead of one `getrandom(2)` system call
+    /// per frame.
+    struct MaskingKeyPool {
+        private var bytes = [UInt8](repeating: 0, count: 1024)
+        private var offset = 1024
+
+        /// The next key; falls back to the system generator if OpenSSL cannot supply bytes.
+        mutating func next() -> UInt32 {
+            if offset == bytes.count {
+                let filled = bytes.withUnsafeMutableBufferPointer {
+                    RAND_bytes($0.baseAddress, Int32($0.count)) == 1
+                }
+                guard filled else { return WebSocketFrameEncoder.randomMaskingKey() }
+                offset = 0
+            }
+            defer { offset += 4 }
+            return UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
+                | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+        }
     }
 #endif

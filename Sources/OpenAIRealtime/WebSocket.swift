@@ -4,7 +4,8 @@ import Foundation
 ///
 /// On Linux the transport is this module's own RFC 6455 framing over a POSIX socket, with OpenSSL
 /// for `wss://`, run on one dedicated I/O thread per connection; on Apple platforms it wraps
-/// `URLSessionWebSocketTask`. See `README-transport.md` for why.
+/// `URLSessionWebSocketTask` (which Linux can use too: ``WebSocketTransport/urlSession``). See
+/// `README-transport.md` for why.
 ///
 /// ```swift
 /// let socket = try await WebSocket.connect(
@@ -29,31 +30,16 @@ public final class WebSocket: Sendable {
     /// The subprotocol the server selected from those offered, or `nil` (RFC 6455 section 4.2.2).
     public let subprotocol: String?
 
-    #if canImport(Darwin)
-        private let connection: URLSessionWebSocketConnection
-    #elseif canImport(COpenSSL)
-        private let connection: SocketConnection
-    #endif
+    private let connection: any WebSocketConnection
 
-    #if canImport(Darwin)
-        private init(
-            connection: URLSessionWebSocketConnection,
-            messages: AsyncThrowingStream<WebSocketMessage, Error>, subprotocol: String?
-        ) {
-            self.connection = connection
-            self.messages = messages
-            self.subprotocol = subprotocol
-        }
-    #elseif canImport(COpenSSL)
-        private init(
-            connection: SocketConnection, messages: AsyncThrowingStream<WebSocketMessage, Error>,
-            subprotocol: String?
-        ) {
-            self.connection = connection
-            self.messages = messages
-            self.subprotocol = subprotocol
-        }
-    #endif
+    private init(
+        connection: any WebSocketConnection,
+        messages: AsyncThrowingStream<WebSocketMessage, Error>, subprotocol: String?
+    ) {
+        self.connection = connection
+        self.messages = messages
+        self.subprotocol = subprotocol
+    }
 
     /// Opens a connection and performs the opening handshake (RFC 6455 section 4).
     ///
@@ -68,31 +54,90 @@ public final class WebSocket: Sendable {
     ///   ``WebSocketError/Kind/connectionFailed``, ``WebSocketError/Kind/tlsVerificationFailed`` (with
     ///   OpenSSL's reason), ``WebSocketError/Kind/tlsFailed``, ``WebSocketError/Kind/handshakeRejected``
     ///   (with HTTP status and body excerpt), ``WebSocketError/Kind/timeout`` after
-    ///   ``WebSocketConfiguration/connectTimeout``, or ``WebSocketError/Kind/cancelled``.
+    ///   ``WebSocketConfiguration/connectTimeout``, ``WebSocketError/Kind/cancelled``, or
+    ///   ``WebSocketError/Kind/unsupported`` when ``WebSocketConfiguration/transport`` cannot run here.
     public static func connect(
         to url: URL,
         headers: [String: String] = [:],
         subprotocols: [String] = [],
         configuration: WebSocketConfiguration = WebSocketConfiguration()
     ) async throws -> WebSocket {
-        let handshake = try WebSocketHandshake(
-            url: url, headers: headers, subprotocols: subprotocols)
         let (messages, continuation) = AsyncThrowingStream<WebSocketMessage, Error>.makeStream()
-        #if canImport(Darwin)
-            let connection = URLSessionWebSocketConnection(
-                handshake: handshake, url: url, headers: headers, configuration: configuration,
-                continuation: continuation)
-        #elseif canImport(COpenSSL)
-            let connection = try SocketConnection(
-                handshake: handshake, configuration: configuration, continuation: continuation)
-        #endif
-        continuation.onTermination = { [connection] termination in
+        let socket = try await connect(
+            to: url, headers: headers, subprotocols: subprotocols, configuration: configuration,
+            sink: .stream(continuation), messages: messages)
+        continuation.onTermination = { [connection = socket.connection] termination in
             if case .cancelled = termination {
                 connection.requestClose(code: .normalClosure, reason: "")
             }
         }
+        return socket
+    }
+
+    /// Opens a connection whose messages go to `sink` instead of ``messages`` (which then finishes
+    /// at once). The caller closes the connection with ``abandon()`` when it drops the socket.
+    ///
+    /// - Parameters:
+    ///   - url: A `ws://` or `wss://` URL.
+    ///   - headers: Extra request headers.
+    ///   - subprotocols: Subprotocols to offer.
+    ///   - configuration: Timeouts, size limits and TLS trust.
+    ///   - sink: Receives every message on the connection's I/O thread, then the end.
+    /// - Returns: The open connection.
+    /// - Throws: As ``connect(to:headers:subprotocols:configuration:)``.
+    static func connect(
+        to url: URL, headers: [String: String], subprotocols: [String],
+        configuration: WebSocketConfiguration, sink: WebSocketMessageSink
+    ) async throws -> WebSocket {
+        let (messages, continuation) = AsyncThrowingStream<WebSocketMessage, Error>.makeStream()
+        continuation.finish()
+        return try await connect(
+            to: url, headers: headers, subprotocols: subprotocols, configuration: configuration,
+            sink: sink, messages: messages)
+    }
+
+    private static func connect(
+        to url: URL, headers: [String: String], subprotocols: [String],
+        configuration: WebSocketConfiguration, sink: WebSocketMessageSink,
+        messages: AsyncThrowingStream<WebSocketMessage, Error>
+    ) async throws -> WebSocket {
+        let handshake = try WebSocketHandshake(
+            url: url, headers: headers, subprotocols: subprotocols)
+        let connection = try makeConnection(
+            handshake: handshake, url: url, configuration: configuration, sink: sink)
         let subprotocol = try await connection.start()
         return WebSocket(connection: connection, messages: messages, subprotocol: subprotocol)
+    }
+
+    private static func makeConnection(
+        handshake: WebSocketHandshake, url: URL, configuration: WebSocketConfiguration,
+        sink: WebSocketMessageSink
+    ) throws -> any WebSocketConnection {
+        switch configuration.transport {
+        case .urlSession:
+            return try URLSessionWebSocketConnection(
+                handshake: handshake, url: url, configuration: configuration, sink: sink)
+        case .automatic, .builtIn:
+            #if canImport(Darwin)
+                if configuration.transport == .automatic {
+                    return try URLSessionWebSocketConnection(
+                        handshake: handshake, url: url, configuration: configuration, sink: sink)
+                }
+                throw WebSocketError(
+                    .unsupported, "the built-in WebSocket transport runs on Linux only")
+            #elseif canImport(COpenSSL)
+                return try SocketConnection(
+                    handshake: handshake, configuration: configuration, sink: sink)
+            #else
+                throw WebSocketError(
+                    .unsupported, "the built-in WebSocket transport needs OpenSSL (COpenSSL)")
+            #endif
+        }
+    }
+
+    /// Starts closing with 1000 without waiting; for owners of a sink-fed socket that are going away.
+    func abandon() {
+        connection.requestClose(code: .normalClosure, reason: "")
     }
 
     /// Sends a text message in one frame.
@@ -106,6 +151,11 @@ public final class WebSocket: Sendable {
     ///   connection has ended.
     public func send(text: String) async throws {
         try await connection.send(.text, text.utf8)
+    }
+
+    /// Sends a text message that is already UTF-8 bytes (the caller guarantees valid UTF-8).
+    func send(utf8Text: some Collection<UInt8>) async throws {
+        try await connection.send(.text, utf8Text)
     }
 
     /// Sends a binary message in one frame.
@@ -138,6 +188,6 @@ public final class WebSocket: Sendable {
 
     /// How the connection closed, or `nil` while it is open.
     public var closeInfo: WebSocketCloseInfo? {
-        connection.shared.withLock { $0.finished }
+        connection.endInfo
     }
 }

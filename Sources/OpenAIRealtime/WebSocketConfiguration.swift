@@ -14,6 +14,8 @@ public struct WebSocketConfiguration: Sendable {
     public var sendBufferHighWaterBytes: Int
     /// Certificate verification for `wss://`.
     public var tls: WebSocketTLSConfiguration
+    /// Which implementation carries the connection (default ``WebSocketTransport/automatic``).
+    public var transport: WebSocketTransport
 
     /// Creates a configuration.
     ///
@@ -23,19 +25,39 @@ public struct WebSocketConfiguration: Sendable {
     ///   - maxMessageBytes: Largest message accepted, in bytes (default 16 MiB).
     ///   - sendBufferHighWaterBytes: Queued bytes above which sends wait (default 1 MiB).
     ///   - tls: Certificate verification options.
+    ///   - transport: The implementation (default ``WebSocketTransport/automatic``).
     public init(
         connectTimeout: Duration = .seconds(30),
         closeTimeout: Duration = .seconds(5),
         maxMessageBytes: Int = 16 << 20,
         sendBufferHighWaterBytes: Int = 1 << 20,
-        tls: WebSocketTLSConfiguration = WebSocketTLSConfiguration()
+        tls: WebSocketTLSConfiguration = WebSocketTLSConfiguration(),
+        transport: WebSocketTransport = .automatic
     ) {
         self.connectTimeout = connectTimeout
         self.closeTimeout = closeTimeout
         self.maxMessageBytes = maxMessageBytes
         self.sendBufferHighWaterBytes = sendBufferHighWaterBytes
         self.tls = tls
+        self.transport = transport
     }
+}
+
+/// The implementation behind a ``WebSocket``. See `Sources/OpenAIRealtime/README-transport.md`.
+public enum WebSocketTransport: Hashable, Sendable {
+    /// `URLSessionWebSocketTask` on Apple platforms, ``builtIn`` on Linux.
+    case automatic
+    /// `URLSessionWebSocketTask`. On Linux this is FoundationNetworking's, which runs on libcurl and
+    /// needs a libcurl built with WebSocket support (7.86 or later with it enabled; on by default
+    /// from 8.11). Debian 12's libcurl 7.88 has none: connecting then throws ``WebSocketError`` of
+    /// kind ``WebSocketError/Kind/unsupported`` ("WebSockets not supported by libcurl"). On Linux
+    /// it trusts the system roots only: extra trust roots, or not trusting the system roots, are
+    /// refused with the same kind.
+    case urlSession
+    /// This module's RFC 6455 framing over a POSIX socket, with OpenSSL for `wss://`: one I/O
+    /// thread per connection. Linux only; elsewhere connecting throws
+    /// ``WebSocketError/Kind/unsupported``.
+    case builtIn
 }
 
 /// Certificate verification for `wss://`: always on (chain and host name); these options only add

@@ -16,6 +16,7 @@ public struct WebSocketError: Error, Sendable, CustomStringConvertible {
             case closed
             case timeout
             case cancelled
+            case unsupported
         }
 
         let code: Code
@@ -38,6 +39,10 @@ public struct WebSocketError: Error, Sendable, CustomStringConvertible {
         public static let timeout = Kind(code: .timeout)
         /// The task awaiting the operation was cancelled.
         public static let cancelled = Kind(code: .cancelled)
+        /// The chosen ``WebSocketTransport`` cannot run here, or cannot honour the configuration:
+        /// for example ``WebSocketTransport/urlSession`` on Linux with a libcurl built without
+        /// WebSocket support, or with extra trust roots.
+        public static let unsupported = Kind(code: .unsupported)
 
         /// A short name of the category, for example `tlsVerificationFailed`.
         public var description: String { "\(code)" }

@@ -23,39 +23,59 @@ enum WebSocketFrameEncoder {
         fin: Bool = true,
         maskingKey: UInt32? = randomMaskingKey()
     ) -> [UInt8] {
-        let length = payload.count
         var frame: [UInt8] = []
-        frame.reserveCapacity(length + 14)
-        frame.append((fin ? 0x80 : 0) | opcode.rawValue)
+        frame.reserveCapacity(payload.count + 14)
+        append(opcode: opcode, payload: payload, fin: fin, maskingKey: maskingKey, to: &frame)
+        return frame
+    }
+
+    /// Appends one frame to `buffer`: header, extended length, masking key, masked payload.
+    ///
+    /// - Parameters:
+    ///   - opcode: The frame opcode.
+    ///   - payload: The unmasked payload bytes.
+    ///   - fin: Whether this is the final frame of a message.
+    ///   - maskingKey: The key, its bytes taken big-endian (first byte = highest byte); `nil` sends unmasked.
+    ///   - buffer: Where the frame goes (for example a connection's queue of unsent bytes).
+    static func append(
+        opcode: WebSocketOpcode,
+        payload: some Collection<UInt8>,
+        fin: Bool = true,
+        maskingKey: UInt32?,
+        to buffer: inout [UInt8]
+    ) {
+        let length = payload.count
+        // No reserveCapacity here: it would reallocate to the exact size on every append to a
+        // growing queue instead of letting the array grow geometrically.
+        buffer.append((fin ? 0x80 : 0) | opcode.rawValue)
         let maskBit: UInt8 = maskingKey == nil ? 0 : 0x80
         if length < 126 {
-            frame.append(maskBit | UInt8(length))
+            buffer.append(maskBit | UInt8(length))
         } else if length <= 0xFFFF {
-            frame.append(maskBit | 126)
-            frame.append(UInt8(length >> 8))
-            frame.append(UInt8(length & 0xFF))
+            buffer.append(maskBit | 126)
+            buffer.append(UInt8(length >> 8))
+            buffer.append(UInt8(length & 0xFF))
         } else {
-            frame.append(maskBit | 127)
+            buffer.append(maskBit | 127)
             let length64 = UInt64(length)
             for shift in stride(from: 56, through: 0, by: -8) {
-                frame.append(UInt8((length64 >> UInt64(shift)) & 0xFF))
+                buffer.append(UInt8((length64 >> UInt64(shift)) & 0xFF))
             }
         }
         guard let maskingKey else {
-            frame.append(contentsOf: payload)
-            return frame
+            buffer.append(contentsOf: payload)
+            return
         }
         let key: [UInt8] = [
             UInt8(maskingKey >> 24), UInt8((maskingKey >> 16) & 0xFF),
             UInt8((maskingKey >> 8) & 0xFF), UInt8(maskingKey & 0xFF),
         ]
-        frame.append(contentsOf: key)
-        let payloadStart = frame.count
-        frame.append(contentsOf: payload)
-        frame.withUnsafeMutableBytes { buffer in
-            applyMask(key, to: UnsafeMutableRawBufferPointer(rebasing: buffer[payloadStart...]))
+        buffer.append(contentsOf: key)
+        let payloadStart = buffer.count
+        buffer.append(contentsOf: payload)
+        buffer.withUnsafeMutableBytes { bytes in
+            applyMask(key, to: UnsafeMutableRawBufferPointer(rebasing: bytes[payloadStart...]))
         }
-        return frame
     }
 
     /// XORs `bytes` in place with the repeating 4-byte `key` (section 5.3); masking and unmasking are the same.
@@ -67,11 +87,20 @@ enum WebSocketFrameEncoder {
         precondition(key.count == 4)
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { return }
-        // Eight bytes at a time: the key repeated twice, loaded the same way as the payload words,
-        // so the result does not depend on the machine's byte order.
+        // Eight bytes at a time, four words per round: the key repeated twice, loaded the same way
+        // as the payload words, so the result does not depend on the machine's byte order. (Plain
+        // words: `SIMD32<UInt8>` XOR measured ten times slower here.)
         let pattern: [UInt8] = key + key
         let wideKey = pattern.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
         var offset = 0
+        while offset + 32 <= count {
+            let words = base + offset
+            for word in stride(from: 0, to: 32, by: 8) {
+                let value = words.loadUnaligned(fromByteOffset: word, as: UInt64.self)
+                words.storeBytes(of: value ^ wideKey, toByteOffset: word, as: UInt64.self)
+            }
+            offset += 32
+        }
         while offset + 8 <= count {
             let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
             base.storeBytes(of: word ^ wideKey, toByteOffset: offset, as: UInt64.self)

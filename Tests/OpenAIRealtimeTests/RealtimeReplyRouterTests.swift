@@ -102,4 +102,26 @@ final class RealtimeReplyRouterTests: XCTestCase {
             }
         }
     }
+
+    func testCancelNamingAResponseWaitsForThatResponsesDoneOnly() throws {
+        func done(_ id: String) throws -> RealtimeServerEvent {
+            try event(
+                #"{"type":"response.done","event_id":"event_\#(id)","response":{"object":"realtime.response","id":"\#(id)","status":"cancelled"}}"#
+            )
+        }
+        var router = RealtimeReplyRouter<String>()
+        router.register(
+            token: 1, clientEventID: "c1", replyKinds: [.responseDone], responseID: "resp_2",
+            waiter: "named")
+        // A response the server started on its own (server VAD) ends first: not the named one.
+        XCTAssertTrue(router.route(try done("resp_1")).isEmpty)
+        router.register(token: 2, clientEventID: "c2", replyKinds: [.responseDone], waiter: "any")
+        guard case .reply("any", _)? = router.route(try done("resp_3")).first else {
+            return XCTFail("a waiter without a response id takes the next response.done")
+        }
+        guard case .reply("named", .responseDone(let reply))? = router.route(try done("resp_2")).first
+        else { return XCTFail("resp_2's response.done completes the named waiter") }
+        XCTAssertEqual(reply.response.id, "resp_2")
+        XCTAssertTrue(router.pending.isEmpty)
+    }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
 
+@testable import OpenAIRealtime
+
 // Used only by the Linux integration tests (WebSocketIntegrationTests).
 #if canImport(Glibc)
 
@@ -143,4 +145,18 @@ import XCTest
             )!
         }
     }
+
+    /// What a connection holds in this process, read from `/proc` (Linux).
+    enum ProcessResources {
+        /// Open file descriptors, or `nil` without `/proc`.
+        static func openFileDescriptors() -> Int? {
+            try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        }
+
+        /// Running I/O threads of the built-in transport (their block has not returned).
+        static func ioThreads() -> Int {
+            SocketConnection.liveIOThreads.withLock { $0 }
+        }
+    }
+
 #endif

@@ -331,14 +331,6 @@ import XCTest
 
         func testCancelledConsumersLeaveNoSocketPipeOrThreadBehind() async throws {
             let server = try RealtimeTestServer.shared()
-            func openFileDescriptors() -> Int {
-                (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-            }
-            func threads() -> Int {
-                (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count)
-                    ?? -1
-            }
-            guard openFileDescriptors() > 0 else { throw XCTSkip("needs /proc (Linux)") }
             func useAndAbandon() async throws {
                 let socket = try await WebSocket.connect(to: server.url("/echo"))
                 try await socket.send(text: "x")
@@ -349,17 +341,25 @@ import XCTest
                 consumer.cancel()
                 _ = await consumer.result
             }
-            try await useAndAbandon()  // warm up lazily created runtime threads
+            try await useAndAbandon()  // warm up what the runtime opens once
             try await Task.sleep(for: .milliseconds(200))
-            let (fdsBefore, threadsBefore) = (openFileDescriptors(), threads())
-            for _ in 0..<5 { try await useAndAbandon() }
+            guard let fdsBefore = ProcessResources.openFileDescriptors() else {
+                throw XCTSkip("needs /proc (Linux)")
+            }
+            let threadsBefore = ProcessResources.ioThreads()
+            for _ in 0..<5 {
+                try await useAndAbandon()
+            }
             var waited = 0
-            while openFileDescriptors() > fdsBefore || threads() > threadsBefore, waited < 100 {
+            while ProcessResources.openFileDescriptors() != fdsBefore
+                || ProcessResources.ioThreads() != threadsBefore, waited < 250
+            {
                 try await Task.sleep(for: .milliseconds(20))
                 waited += 1
             }
-            XCTAssertEqual(openFileDescriptors(), fdsBefore, "socket and wake pipe are closed")
-            XCTAssertLessThanOrEqual(threads(), threadsBefore, "I/O threads have exited")
+            XCTAssertEqual(
+                ProcessResources.openFileDescriptors(), fdsBefore, "socket and wake pipe are closed")
+            XCTAssertEqual(ProcessResources.ioThreads(), threadsBefore, "I/O threads have exited")
         }
 
         /// A TCP listener that accepts connections into its backlog and never answers.
@@ -424,4 +424,55 @@ import XCTest
             }
         }
     }
+#endif
+
+#if canImport(Glibc)
+
+    /// ``WebSocketTransport/urlSession`` on Linux: FoundationNetworking's `URLSessionWebSocketTask`.
+    final class URLSessionTransportOnLinuxTests: XCTestCase {
+        func testConnectsWhenLibcurlSupportsWebSocketElseSaysItIsUnsupported() async throws {
+            let server = try RealtimeTestServer.shared()
+            let configuration = WebSocketConfiguration(
+                connectTimeout: .seconds(10), transport: .urlSession)
+            let socket: WebSocket
+            do {
+                socket = try await WebSocket.connect(
+                    to: server.url("/headers"), headers: ["Authorization": "Bearer sk-url"],
+                    subprotocols: ["realtime"], configuration: configuration)
+            } catch let error as WebSocketError where error.kind == .unsupported {
+                // Debian 12's libcurl 7.88 is built without WebSocket support.
+                XCTAssertTrue(
+                    error.message.contains("WebSockets not supported by libcurl"), error.message)
+                return
+            }
+            // A libcurl with WebSocket support: the same exchange as the built-in transport.
+            var messages = socket.messages.makeAsyncIterator()
+            guard case .text(let report) = try await messages.next() else {
+                return XCTFail("the /headers route reports the request first")
+            }
+            let json = try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any]
+            XCTAssertEqual(json?["authorization"] as? String, "Bearer sk-url")
+            XCTAssertEqual(socket.subprotocol, "realtime")
+            try await socket.send(text: "héllo")
+            guard case .text(let echo) = try await messages.next() else { return XCTFail("echo") }
+            XCTAssertEqual(echo, "héllo")
+            await socket.close()
+            XCTAssertEqual(socket.closeInfo?.code, .normalClosure)
+        }
+
+        func testExtraTrustRootsAreRefusedBecauseFoundationNetworkingCannotTakeThem() async throws {
+            let configuration = WebSocketConfiguration(
+                tls: WebSocketTLSConfiguration(additionalTrustRootsPEM: "-----BEGIN CERTIFICATE-----"),
+                transport: .urlSession)
+            do {
+                _ = try await WebSocket.connect(
+                    to: URL(string: "wss://127.0.0.1:1/")!, configuration: configuration)
+                XCTFail("must be refused before connecting")
+            } catch let error as WebSocketError {
+                XCTAssertEqual(error.kind, .unsupported)
+                XCTAssertTrue(error.message.contains("system roots only"), error.message)
+            }
+        }
+    }
+
 #endif

@@ -7,6 +7,10 @@
 // appended with appendAudio(_:) (PCM16 -> base64). --layer transport sends prebuilt JSON text over
 // the bare WebSocket and does not decode replies.
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 import OpenAI
 import OpenAIRealtime
 
@@ -42,9 +46,22 @@ func event(_ index: Int) -> String {
         + id + #""}"#
 }
 
+/// CPU time of the whole process (every thread: the caller's tasks and the I/O thread), in
+/// microseconds, user plus system (getrusage(2)).
+func processCPUMicroseconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    func microseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1e6 + Double(time.tv_usec) }
+    return microseconds(usage.ru_utime) + microseconds(usage.ru_stime)
+}
+
 /// Prints the figures as one JSON line.
-func report(layer: String, roundTrips: [Double], appends: Int, bytes: Int, seconds: Double) throws {
+func report(
+    layer: String, roundTrips: [Double], appends: Int, bytes: Int, seconds: Double,
+    cpuMicroseconds: Double
+) throws {
     let result: [String: Any] = [
+        "append_cpu_us_per_message": cpuMicroseconds / Double(appends),
         "client": "swift-openai-realtime-\(layer)",
         "rtt_median_ms": percentile(roundTrips, 0.5),
         "rtt_p99_ms": percentile(roundTrips, 0.99),
@@ -86,6 +103,7 @@ func benchmarkSession(_ arguments: Arguments) async throws {
     var generator = SystemRandomNumberGenerator()
     let audio = Data((0..<4800).map { _ in UInt8.random(in: 0...255, using: &generator) })
     let start = clock.now
+    let cpuStart = processCPUMicroseconds()
     for _ in 0..<arguments.appends {
         try await session.appendAudio(audio)
     }
@@ -96,10 +114,11 @@ func benchmarkSession(_ arguments: Arguments) async throws {
         case .int(let bytes)? = reply["bytes"]
     else { fatalError("unexpected commit reply") }
     let elapsed = clock.now - start
+    let cpu = processCPUMicroseconds() - cpuStart
     await session.close()
     try report(
         layer: "session", roundTrips: roundTrips, appends: arguments.appends, bytes: bytes,
-        seconds: milliseconds(elapsed) / 1000)
+        seconds: milliseconds(elapsed) / 1000, cpuMicroseconds: cpu)
 }
 
 /// Runs the exchange over the bare transport and prints one JSON line.
@@ -129,6 +148,7 @@ func benchmarkTransport(_ arguments: Arguments) async throws {
         .base64EncodedString()
     let append = #"{"type":"input_audio_buffer.append","audio":""# + audio + #""}"#
     let start = clock.now
+    let cpuStart = processCPUMicroseconds()
     for _ in 0..<arguments.appends {
         try await socket.send(text: append)
     }
@@ -138,10 +158,11 @@ func benchmarkTransport(_ arguments: Arguments) async throws {
         json["appends"] as? Int == arguments.appends, let bytes = json["bytes"] as? Int
     else { fatalError("unexpected commit reply") }
     let elapsed = clock.now - start
+    let cpu = processCPUMicroseconds() - cpuStart
     await socket.close()
     try report(
         layer: "transport", roundTrips: roundTrips, appends: arguments.appends, bytes: bytes,
-        seconds: milliseconds(elapsed) / 1000)
+        seconds: milliseconds(elapsed) / 1000, cpuMicroseconds: cpu)
 }
 
 let arguments = Arguments()

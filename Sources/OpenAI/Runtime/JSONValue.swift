@@ -3,14 +3,15 @@ import Foundation
 /// Any JSON value: the type of free-form objects in the OpenAI spec, and the payload kept by the
 /// `unknown` case of every generated union.
 ///
-/// Integers that fit in `Int` are kept exactly as ``int(_:)``; other numbers are ``double(_:)``.
+/// Numbers with an integral value that fits in `Int` (`42`, also `2e3`) are kept exactly as
+/// ``int(_:)``; other numbers are ``double(_:)``.
 /// Object keys keep no order (JSON objects are unordered, RFC 8259 section 4).
 public enum JSONValue: Sendable, Hashable {
     /// JSON `null`.
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// A number without fraction or exponent that fits in `Int`.
+    /// A number with an integral value that fits in `Int`.
     case int(Int)
     /// Any other number.
     case double(Double)
@@ -28,38 +29,37 @@ extension JSONValue: Codable {
     /// - Throws: `DecodingError.dataCorrupted` when the value is not JSON (for example a non-JSON
     ///   decoder's binary data).
     public init(from decoder: any Decoder) throws {
-        if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
+        // `Decoder` cannot say which JSON type is next, so each kind is tried in turn, and every
+        // wrong guess costs a thrown `DecodingError` (with its coding path and message). The order
+        // puts the most frequent kinds first: strings, then objects and numbers.
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let value = try? single.decode(String.self) {
+            self = .string(value)
+        } else if let container = try? decoder.container(keyedBy: AnyCodingKey.self) {
             var object: [String: JSONValue] = [:]
             object.reserveCapacity(container.allKeys.count)
             for key in container.allKeys {
                 object[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
             }
             self = .object(object)
-            return
-        }
-        if var container = try? decoder.unkeyedContainer() {
+        } else if let value = try? single.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? single.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? single.decode(Bool.self) {
+            self = .bool(value)
+        } else if var container = try? decoder.unkeyedContainer() {
             var array: [JSONValue] = []
             if let count = container.count { array.reserveCapacity(count) }
             while !container.isAtEnd {
                 array.append(try container.decode(JSONValue.self))
             }
             self = .array(array)
-            return
-        }
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
         } else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "The value is not a JSON value.")
+                in: single, debugDescription: "The value is not a JSON value.")
         }
     }
 
