@@ -23,12 +23,12 @@ enum AudioAppendEncoder {
         let total = prefix.count + encodedCount + suffix.count
         return [UInt8](unsafeUninitializedCapacity: total) { output, initialized in
             let base = output.baseAddress!
-            prefix.withUnsafeBufferPointer { base.update(from: $0.baseAddress!, count: $0.count) }
+            prefix.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
             audio.withUnsafeBytes { input in
                 encodeBase64(input, into: base + prefix.count)
             }
             suffix.withUnsafeBufferPointer {
-                (base + prefix.count + encodedCount).update(from: $0.baseAddress!, count: $0.count)
+                (base + prefix.count + encodedCount).initialize(from: $0.baseAddress!, count: $0.count)
             }
             initialized = total
         }

@@ -30,7 +30,7 @@ public struct RealtimeSessionOptions: Sendable {
     /// - Parameters:
     ///   - endpoint: A `ws://` or `wss://` endpoint replacing the default (default `nil`).
     ///   - headers: Extra upgrade headers (default none).
-    ///   - webSocket: Transport options (default ``WebSocketConfiguration/init(connectTimeout:closeTimeout:maxMessageBytes:sendBufferHighWaterBytes:tls:)``).
+    ///   - webSocket: Transport options (default ``WebSocketConfiguration/init(connectTimeout:closeTimeout:maxMessageBytes:sendBufferHighWaterBytes:tls:transport:)``).
     ///   - replyTimeout: How long helpers wait for a reply (default 30 seconds).
     ///   - maxAudioBytesPerAppend: Most PCM16 bytes per append event (default 11,796,480 bytes).
     ///   - eventBuffering: How unread server events are kept (default unbounded).
@@ -48,29 +48,5 @@ public struct RealtimeSessionOptions: Sendable {
         self.replyTimeout = replyTimeout
         self.maxAudioBytesPerAppend = maxAudioBytesPerAppend
         self.eventBuffering = eventBuffering
-    }
-}
-
-/// How a session's `events` stream keeps server events the caller has not read yet.
-///
-/// A voice session sends many `response.output_audio.delta` events (about 10 per second of audio
-/// while the model speaks); a caller that drives the session only through the awaiting helpers and
-/// never reads `events` keeps all of them with ``unbounded``.
-public enum RealtimeEventBuffering: Hashable, Sendable {
-    /// Every event is kept until read (the default).
-    case unbounded
-    /// At most this many unread events are kept; when another arrives, the oldest unread one is
-    /// dropped and counted in `droppedEventCount`. `newest(0)` delivers an event only to a reader
-    /// already waiting for one.
-    case newest(Int)
-
-    func policy<Event>(for _: Event.Type)
-        -> AsyncThrowingStream<Event, any Error>.Continuation
-        .BufferingPolicy
-    {
-        switch self {
-        case .unbounded: .unbounded
-        case .newest(let limit): .bufferingNewest(max(0, limit))
-        }
     }
 }

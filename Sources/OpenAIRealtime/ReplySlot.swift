@@ -1,7 +1,7 @@
 import OpenAI
 
-/// A one-shot place for the reply to one client event: resolved once (by the reader task, a
-/// timeout, cancellation or the end of the connection) and awaited once.
+/// A one-shot place for the reply to one client event: resolved once (by the routing of a
+/// received event, a timeout, cancellation or the end of the connection) and awaited once.
 ///
 /// `Sendable` through ``Locked``: the result and the waiting continuation are only touched under its lock.
 final class ReplySlot: Sendable {

@@ -1,5 +1,4 @@
 #if !canImport(Darwin) && canImport(COpenSSL)
-    import COpenSSL
     import Foundation
     #if canImport(Glibc)
         import Glibc
@@ -122,6 +121,9 @@
 
         var endInfo: WebSocketCloseInfo? { shared.withLock { $0.finished } }
 
+        /// Payloads above this many bytes are framed outside the lock (64 KiB).
+        static var frameOutsideLockBytes: Int { 64 << 10 }
+
         /// How many I/O threads are running in this process (for tests that check nothing leaks).
         static let liveIOThreads = Locked(0)
 
@@ -141,12 +143,24 @@
         /// - Throws: ``WebSocketError`` of kind ``WebSocketError/Kind/closed`` once closing has started.
         func send(_ opcode: WebSocketOpcode, _ payload: some Collection<UInt8>) async throws {
             let highWater = configuration.sendBufferHighWaterBytes
+            // Large payloads are framed and masked before taking the lock, so the I/O thread is
+            // not held up; small ones straight into the queue (one copy of the payload).
+            let largeFrame =
+                payload.count > Self.frameOutsideLockBytes
+                ? WebSocketFrameEncoder.encode(opcode: opcode, payload: payload) : nil
             let mustWait = try shared.withLock { state throws(WebSocketError) -> Bool in
                 guard state.finished == nil, !state.closeSent else { throw closedError(state) }
-                // Framed and masked straight into the queue: one copy of the payload on this side.
-                WebSocketFrameEncoder.append(
-                    opcode: opcode, payload: payload, maskingKey: state.maskingKeys.next(),
-                    to: &state.outbound)
+                if let largeFrame {
+                    if state.outbound.isEmpty {
+                        state.outbound = largeFrame
+                    } else {
+                        state.outbound.append(contentsOf: largeFrame)
+                    }
+                } else {
+                    WebSocketFrameEncoder.append(
+                        opcode: opcode, payload: payload, maskingKey: state.maskingKeys.next(),
+                        to: &state.outbound)
+                }
                 wakeLocked(&state)
                 return state.outbound.count + state.wireBytes > highWater
             }
@@ -260,27 +274,5 @@
             while Glibc.read(wakeRead, &scratch, scratch.count) > 0 {}
         }
 
-    }
-
-    /// Masking keys (RFC 6455 section 5.3: unpredictable, from a strong source of entropy, section
-    /// 10.3) drawn from OpenSSL's CSPRNG 256 keys at a time, instead of one `getrandom(2)` system call
-    /// per frame.
-    struct MaskingKeyPool {
-        private var bytes = [UInt8](repeating: 0, count: 1024)
-        private var offset = 1024
-
-        /// The next key; falls back to the system generator if OpenSSL cannot supply bytes.
-        mutating func next() -> UInt32 {
-            if offset == bytes.count {
-                let filled = bytes.withUnsafeMutableBufferPointer {
-                    RAND_bytes($0.baseAddress, Int32($0.count)) == 1
-                }
-                guard filled else { return WebSocketFrameEncoder.randomMaskingKey() }
-                offset = 0
-            }
-            defer { offset += 4 }
-            return UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
-                | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
-        }
     }
 #endif

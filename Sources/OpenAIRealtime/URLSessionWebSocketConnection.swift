@@ -29,6 +29,7 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
         var closeWaiters: [CheckedContinuation<Void, Never>] = []
         var task: URLSessionWebSocketTask?
         var session: URLSession?
+        var cancelled = false
     }
 
     let shared = Locked(Shared())
@@ -104,15 +105,22 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
                     configuration: .ephemeral, delegate: self, delegateQueue: nil)
                 let task = session.webSocketTask(with: request)
                 task.maximumMessageSize = configuration.maxMessageBytes
-                shared.withLock { state in
+                let cancelled = shared.withLock { state in
                     state.opened = opened
                     state.task = task
                     state.session = session
+                    return state.cancelled
                 }
+                // Cancelled before the task existed: the handler below found no task to cancel.
+                if cancelled { task.cancel() }
                 task.resume()
             }
         } onCancel: {
-            shared.withLock { $0.task }?.cancel()
+            let task = shared.withLock { state in
+                state.cancelled = true
+                return state.task
+            }
+            task?.cancel()
         }
     }
 
@@ -170,7 +178,10 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
         let timeout = configuration.closeTimeout
         Task { [self] in
             try? await Task.sleep(for: timeout)
-            finish(info: shared.withLock { $0.localClose }, error: nil)
+            // On the delegate queue, like every other delivery, so no message can follow the end.
+            shared.withLock { $0.session }?.delegateQueue.addOperation { [self] in
+                finish(info: shared.withLock { $0.localClose }, error: nil)
+            }
         }
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let done = shared.withLock { state -> Bool in
@@ -184,6 +195,8 @@ final class URLSessionWebSocketConnection: NSObject, URLSessionWebSocketDelegate
 
     private func receiveNext(_ task: URLSessionWebSocketTask) {
         task.receive { [self] result in
+            // Completions run on the session's serial delegate queue, where `finish` runs too.
+            guard shared.withLock({ $0.finished == nil }) else { return }
             switch result {
             case .success(.string(let text)):
                 sink.receive(.text(text))

@@ -48,7 +48,7 @@ public final class WebSocket: Sendable {
     ///   - headers: Extra request headers such as `Authorization`; never logged or put in errors.
     ///   - subprotocols: Subprotocols to offer, in preference order, for example
     ///     `["realtime", "openai-insecure-api-key.\(clientSecret)"]`.
-    ///   - configuration: Timeouts, size limits and TLS trust.
+    ///   - configuration: Timeouts, size limits, TLS trust and the transport.
     /// - Returns: The open connection.
     /// - Throws: ``WebSocketError`` of kind ``WebSocketError/Kind/invalidURL``,
     ///   ``WebSocketError/Kind/connectionFailed``, ``WebSocketError/Kind/tlsVerificationFailed`` (with
@@ -81,7 +81,7 @@ public final class WebSocket: Sendable {
     ///   - url: A `ws://` or `wss://` URL.
     ///   - headers: Extra request headers.
     ///   - subprotocols: Subprotocols to offer.
-    ///   - configuration: Timeouts, size limits and TLS trust.
+    ///   - configuration: Timeouts, size limits, TLS trust and the transport.
     ///   - sink: Receives every message on the connection's I/O thread, then the end.
     /// - Returns: The open connection.
     /// - Throws: As ``connect(to:headers:subprotocols:configuration:)``.

@@ -43,23 +43,6 @@ public struct WebSocketConfiguration: Sendable {
     }
 }
 
-/// The implementation behind a ``WebSocket``. See `Sources/OpenAIRealtime/README-transport.md`.
-public enum WebSocketTransport: Hashable, Sendable {
-    /// `URLSessionWebSocketTask` on Apple platforms, ``builtIn`` on Linux.
-    case automatic
-    /// `URLSessionWebSocketTask`. On Linux this is FoundationNetworking's, which runs on libcurl and
-    /// needs a libcurl built with WebSocket support (7.86 or later with it enabled; on by default
-    /// from 8.11). Debian 12's libcurl 7.88 has none: connecting then throws ``WebSocketError`` of
-    /// kind ``WebSocketError/Kind/unsupported`` ("WebSockets not supported by libcurl"). On Linux
-    /// it trusts the system roots only: extra trust roots, or not trusting the system roots, are
-    /// refused with the same kind.
-    case urlSession
-    /// This module's RFC 6455 framing over a POSIX socket, with OpenSSL for `wss://`: one I/O
-    /// thread per connection. Linux only; elsewhere connecting throws
-    /// ``WebSocketError/Kind/unsupported``.
-    case builtIn
-}
-
 /// Certificate verification for `wss://`: always on (chain and host name); these options only add
 /// trust roots, for example a test CA.
 public struct WebSocketTLSConfiguration: Sendable {

@@ -5,9 +5,10 @@
 /// it is received (the connection's I/O thread on Linux, URLSession's delegate queue on Apple
 /// platforms), which saves a task switch per message against reading the stream from a task.
 ///
-/// `receive` is called for each message in order, from one thread at a time; `finish` is called
-/// once, after the last message, with how the connection closed and the error that ended it (`nil`
-/// after a 1000 close or a close this side started).
+/// `receive` is called for each message in order, from one thread at a time (the I/O thread, or
+/// the session's serial delegate queue); `finish` is called once, after the last message, with how
+/// the connection closed and the error that ended it: `nil` after a 1000 close, a close this side
+/// started, or an abort this side asked for (code 1006, `initiatedByPeer == false`).
 struct WebSocketMessageSink: Sendable {
     let receive: @Sendable (WebSocketMessage) -> Void
     let finish: @Sendable (WebSocketCloseInfo, WebSocketError?) -> Void
