@@ -17,14 +17,14 @@
 # The last three lines are the interface the project's checks read, for the session layer (what
 # callers use); the transport's ratio is printed just above them:
 #   rtt_median_ms: <x>   rtt_p99_ms: <x>   append_throughput_ratio_vs_python: <x>  (Swift / Python, >1 = faster)
-# Environment: ROUND_TRIPS (2000), APPENDS (10000), RUNS (3), OPENAI_TEST_PYTHON (Scripts/.venv/bin/python),
+# Environment: ROUND_TRIPS (2000), APPENDS (40000), RUNS (3), OPENAI_TEST_PYTHON (Scripts/.venv/bin/python),
 # SCRATCH_PATH (.build-bench), PACKAGE_PATH (the repository root).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 python=${OPENAI_TEST_PYTHON:-Scripts/.venv/bin/python}
 round_trips=${ROUND_TRIPS:-2000}
-appends=${APPENDS:-10000}
+appends=${APPENDS:-40000}
 runs=${RUNS:-3}
 scratch=${SCRATCH_PATH:-.build-bench}
 
