@@ -90,8 +90,20 @@ final class EventConnection<Event: Decodable & Sendable>: Sendable {
     /// How many events ``events`` dropped because its buffer was full.
     var droppedEvents: Int { state.withLock { $0.dropped } }
 
+    /// Performs the closing handshake, then waits until the last event was delivered.
+    ///
+    /// - Parameters:
+    ///   - code: The close code.
+    ///   - reason: A UTF-8 reason, at most 123 bytes.
+    /// - Returns: How the connection closed: this side's code, or the server's if it closed first.
+    func close(code: WebSocketCloseCode, reason: String) async -> WebSocketCloseInfo? {
+        await socket.close(code: code, reason: reason)
+        await waitForEnd()
+        return socket.closeInfo
+    }
+
     /// Waits until the connection has ended and the last event was delivered.
-    func waitForEnd() async {
+    private func waitForEnd() async {
         await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
             let ended = state.withLock { state in
                 if !state.ended { state.endWaiters.append(waiter) }

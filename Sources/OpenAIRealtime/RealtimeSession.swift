@@ -239,9 +239,11 @@ public final class RealtimeSession: Sendable {
     /// - Throws: ``WebSocketError`` of kind ``WebSocketError/Kind/closed`` once closing or closed.
     @discardableResult
     public func appendAudio(samples: [Int16]) async throws -> Int {
-        var data = Data(capacity: samples.count * 2)
-        for sample in samples {
-            withUnsafeBytes(of: sample.littleEndian) { data.append(contentsOf: $0) }
+        var data = Data(count: samples.count * 2)
+        data.withUnsafeMutableBytes { bytes in
+            for (index, sample) in samples.enumerated() {
+                bytes.storeBytes(of: sample.littleEndian, toByteOffset: index * 2, as: Int16.self)
+            }
         }
         return try await appendAudio(data)
     }
@@ -352,9 +354,7 @@ public final class RealtimeSession: Sendable {
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async
         -> WebSocketCloseInfo?
     {
-        await connection.socket.close(code: code, reason: reason)
-        await connection.waitForEnd()
-        return connection.socket.closeInfo
+        await connection.close(code: code, reason: reason)
     }
 
     // MARK: Internals

@@ -89,8 +89,6 @@ public final class ResponsesWebSocketSession: Sendable {
     public func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") async
         -> WebSocketCloseInfo?
     {
-        await connection.socket.close(code: code, reason: reason)
-        await connection.waitForEnd()
-        return connection.socket.closeInfo
+        await connection.close(code: code, reason: reason)
     }
 }

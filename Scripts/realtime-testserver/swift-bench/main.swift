@@ -136,10 +136,7 @@ func benchmarkTransport(_ arguments: Arguments) async throws {
         let start = clock.now
         try await socket.send(text: event(index))
         guard case .text = try await messages.next() else { fatalError("expected the echo") }
-        let elapsed = clock.now - start
-        roundTrips.append(
-            Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds)
-                * 1000)
+        roundTrips.append(milliseconds(clock.now - start))
     }
     roundTrips.sort()
 
